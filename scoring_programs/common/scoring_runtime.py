@@ -1,0 +1,286 @@
+"""Runtime shared by every scoring program of this project.
+
+The builder packs this module beside each task's ``evaluate.py``, so a built scoring program is self-contained:
+``python3 evaluate.py <input> <output>`` with gold in ``<input>/ref`` and the submission in ``<input>/res``.
+
+Python 3.6+ and the standard library only: the program runs inside platform images we do not control
+(codalab/codalab-legacy:py37 and older).
+
+What a task provides is one function ``score(ref_dir, res_dir) -> Result``. The runtime
+- reads the two directories from argv (never from the working directory),
+- turns a ``SubmissionError`` into one message on stderr, exit status 1 and no scores file,
+- turns a ``ReferenceDataError`` (an organizer's problem) into one message on stderr and exit status 1,
+- turns any other exception into a generic one-line message (no traceback, which could quote gold data),
+- writes ``scores.txt`` (``key: value``, plain decimals), ``scores.json`` and ``detailed_results.html``.
+"""
+import csv
+import io
+import json
+import math
+import os
+import re
+import sys
+
+__all__ = [
+    "SubmissionError", "ReferenceDataError", "Result", "main",
+    "find_submission_file", "find_reference_file", "find_file",
+    "read_text", "iter_lines", "read_csv", "format_score", "mean",
+]
+
+SCORES_TXT = "scores.txt"
+SCORES_JSON = "scores.json"
+DETAILED_RESULTS = "detailed_results.html"
+
+# Files the CodaLab v1.5 worker leaves beside the submission (input.txt copies, downloaded zips) and editors/OSes add.
+_STRAY_NAMES = {"metadata", ".DS_Store", "Thumbs.db", "desktop.ini"}
+_STRAY_PREFIXES = ("tmp", "._", "__MACOSX")
+
+_KEY_RE = re.compile(r"^[A-Za-z0-9_]{1,36}$")
+
+
+class SubmissionError(Exception):
+    """The submission cannot be scored. The message is shown to the participant as it is, so it must name the
+    file, line or row and the problem, and must never quote gold data."""
+
+
+class ReferenceDataError(Exception):
+    """The gold data is missing or malformed: a problem for the organizers, not the participant."""
+
+
+class Result(object):
+    """What a task's ``score`` function returns.
+
+    scores: list of (key, value) pairs, in leaderboard order.
+    html: the body of ``detailed_results.html`` (see report_html.page); None for no detailed page.
+    notes: lines printed on standard output after the scores (what was scored, what was skipped).
+    """
+
+    def __init__(self, scores, html=None, notes=()):
+        self.scores = list(scores)
+        self.html = html
+        self.notes = list(notes)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Locating files
+
+
+def _is_stray(name):
+    return name in _STRAY_NAMES or name.startswith(_STRAY_PREFIXES)
+
+
+def _listing(directory, limit=8):
+    """A short, readable list of what is in a directory (for error messages)."""
+    found = []
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if not _is_stray(d))
+        for name in sorted(files):
+            if not _is_stray(name):
+                found.append(os.path.relpath(os.path.join(root, name), directory).replace(os.sep, "/"))
+    if not found:
+        return "nothing"
+    shown = ", ".join(found[:limit])
+    return shown + (" and %d more" % (len(found) - limit) if len(found) > limit else "")
+
+
+def _candidates(directory, match):
+    """Files accepted by ``match`` at the top of ``directory`` or inside a single wrapper folder."""
+    if not os.path.isdir(directory):
+        return None
+    entries = sorted(e for e in os.listdir(directory) if not _is_stray(e))
+    top = [e for e in entries if os.path.isfile(os.path.join(directory, e)) and match(e)]
+    if top:
+        return [os.path.join(directory, e) for e in top]
+    folders = [e for e in entries if os.path.isdir(os.path.join(directory, e))]
+    files = [e for e in entries if os.path.isfile(os.path.join(directory, e))]
+    if len(folders) == 1 and not files:
+        # A zip made from a folder instead of from its files: look one level down (and only one).
+        return _candidates(os.path.join(directory, folders[0]), match) or []
+    return []
+
+
+def find_file(directory, names=None, suffix=None, what="file", error=SubmissionError, expected=None):
+    """Return the path of the one file called one of ``names`` (or ending in ``suffix``) in ``directory``.
+
+    A single wrapper folder is tolerated; stray files (``metadata``, ``tmp*``, ``__MACOSX``) are ignored.
+    Raises ``error`` with a message that says what was expected and what was found.
+    """
+    if names is not None:
+        names = [names] if isinstance(names, str) else list(names)
+        match = lambda n: n in names  # noqa: E731
+        wanted = " or ".join(names)
+    else:
+        match = lambda n: n.lower().endswith(suffix)  # noqa: E731
+        wanted = "one %s file" % suffix
+    found = _candidates(directory, match)
+    if found is None:
+        raise error("the %s folder %s does not exist" % (what, directory))
+    if len(found) == 1:
+        return found[0]
+    hint = expected or "put it at the root of the zip (zip the file itself, not a folder of folders)"
+    if not found:
+        raise error("no %s in the %s: expected %s; found %s. %s"
+                    % (wanted, what, wanted, _listing(directory), hint[0].upper() + hint[1:] + "."))
+    raise error("the %s holds %d files where one was expected (%s): %s"
+                % (what, len(found), wanted, ", ".join(os.path.basename(f) for f in found)))
+
+
+def find_submission_file(res_dir, names=None, suffix=None, expected=None):
+    return find_file(res_dir, names, suffix, "submission", SubmissionError, expected)
+
+
+def find_reference_file(ref_dir, names=None, suffix=None):
+    return find_file(ref_dir, names, suffix, "reference data", ReferenceDataError)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Reading text and CSV
+
+
+def read_text(path, label=None, error=SubmissionError):
+    """The file's text, decoded as UTF-8 with an optional byte-order mark removed."""
+    label = label or os.path.basename(path)
+    with open(path, "rb") as handle:
+        data = handle.read()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise error("%s, line %d: the file is not UTF-8 text (byte 0x%02x at offset %d)"
+                    % (label, line, data[exc.start], exc.start))
+
+
+def iter_lines(text):
+    """(line number, line) pairs, 1-based, for LF, CRLF or CR line ends; no line-end characters."""
+    return enumerate(text.splitlines(), 1)
+
+
+def read_csv(path, label=None, error=SubmissionError, strip_spaces=False):
+    """Read a CSV file as (header, rows) where rows are (line number, list of cells).
+
+    The line number is the one where the record starts, so multi-line quoted cells are reported usefully.
+    Empty records are skipped. With ``strip_spaces``, spaces around cells are removed.
+    """
+    label = label or os.path.basename(path)
+    text = read_text(path, label, error)
+    # Gold texts can be long; the csv module's default cell limit (128 KiB) is arbitrary.
+    csv.field_size_limit(min(sys.maxsize, 2 ** 31 - 1))
+    reader = csv.reader(io.StringIO(text, newline=""), skipinitialspace=strip_spaces)
+    rows = []
+    header = None
+    start = 1
+    try:
+        for record in reader:
+            line = start
+            start = reader.line_num + 1
+            if not record or (len(record) == 1 and not record[0].strip()):
+                continue
+            if strip_spaces:
+                record = [cell.strip() for cell in record]
+            if header is None:
+                header = (line, record)
+            else:
+                rows.append((line, record))
+    except csv.Error as exc:
+        raise error("%s, line %d: this is not valid CSV (%s)" % (label, start, exc))
+    if header is None:
+        raise error("%s is empty: expected a header line" % label)
+    return header[1], rows
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Numbers
+
+
+def mean(values):
+    """Arithmetic mean computed with exact summation, so the result does not depend on the order of the values."""
+    values = list(values)
+    return math.fsum(values) / len(values) if values else 0.0
+
+
+def format_score(value):
+    """A plain decimal with 15 digits after the point: no exponent, readable by every platform's parser."""
+    value = float(value)
+    if math.isnan(value) or math.isinf(value) or abs(value) >= 1e10:
+        raise ValueError("score %r cannot be stored by CodaLab (finite and below 1e10 in magnitude)" % value)
+    text = "%.15f" % value
+    return "0.000000000000000" if text == "-0.000000000000000" else text
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Writing output and the program's entry point
+
+
+def _write_atomic(path, text):
+    tmp = path + ".part"
+    with io.open(tmp, "w", encoding="utf-8", newline="\n") as handle:
+        handle.write(text)
+    os.replace(tmp, path)
+
+
+def write_outputs(output_dir, result):
+    for key, value in result.scores:
+        if not _KEY_RE.match(key):
+            raise ValueError("score key %r must be 1-36 characters of A-Z, a-z, 0-9 and _" % key)
+    keys = [key for key, _ in result.scores]
+    if len(set(keys)) != len(keys):
+        raise ValueError("duplicate score keys: %s" % keys)
+    lines = ["%s: %s\n" % (key, format_score(value)) for key, value in result.scores]
+    data = dict((key, float(value)) for key, value in result.scores)
+    if result.html is not None:
+        _write_atomic(os.path.join(output_dir, DETAILED_RESULTS), result.html)
+    _write_atomic(os.path.join(output_dir, SCORES_JSON), json.dumps(data, indent=2, sort_keys=False) + "\n")
+    # scores.txt last: CodaLab treats its presence as success.
+    _write_atomic(os.path.join(output_dir, SCORES_TXT), "".join(lines))
+
+
+def _error_page(title, message):
+    from report_html import page, section, paragraph
+    return page(title, section("The submission was not scored", paragraph(message)))
+
+
+def main(score, title="Scoring", argv=None):
+    """Run ``score(ref_dir, res_dir)`` as a CodaLab scoring program; returns the exit status."""
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 2:
+        sys.stderr.write("usage: python3 evaluate.py INPUT_DIR OUTPUT_DIR\n"
+                         "  INPUT_DIR/ref holds the gold data, INPUT_DIR/res the submission;\n"
+                         "  scores go to OUTPUT_DIR/scores.txt.\n")
+        return 2
+    input_dir, output_dir = argv
+    ref_dir = os.path.join(input_dir, "ref")
+    res_dir = os.path.join(input_dir, "res")
+    if not os.path.isdir(output_dir):
+        os.makedirs(output_dir)
+    # A rerun in the same folder must not leave an earlier run's scores behind a failure.
+    for stale in (SCORES_TXT, SCORES_JSON):
+        if os.path.exists(os.path.join(output_dir, stale)):
+            os.remove(os.path.join(output_dir, stale))
+    try:
+        result = score(ref_dir, res_dir)
+    except SubmissionError as exc:
+        message = "Submission error: %s" % exc
+    except ReferenceDataError as exc:
+        message = ("Reference data error (a problem for the organizers, not your submission): %s" % exc)
+    except MemoryError:
+        message = "Scoring failed: out of memory"
+    except Exception as exc:  # a bug: never show a traceback, it could quote gold data
+        if os.environ.get("SCORING_DEBUG"):
+            raise
+        message = ("Scoring failed with an internal error (%s); please report it to the organizers"
+                   % type(exc).__name__)
+    else:
+        write_outputs(output_dir, result)
+        for key, value in result.scores:
+            sys.stdout.write("%s: %s\n" % (key, format_score(value)))
+        for note in result.notes:
+            sys.stdout.write(note + "\n")
+        sys.stdout.flush()
+        return 0
+    sys.stderr.write(message.rstrip() + "\n")
+    sys.stderr.flush()
+    try:
+        _write_atomic(os.path.join(output_dir, DETAILED_RESULTS), _error_page(title, message))
+    except Exception:  # the message on stderr is what matters
+        pass
+    return 1
