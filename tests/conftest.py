@@ -1,0 +1,100 @@
+"""Shared test helpers: paths, the optional real datasets, and running a scoring program as CodaLab would."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+DATASETS = SHARED / "datasets"
+
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scoring_programs" / "common"))
+
+
+def shared_path(*parts):
+    """A file or folder of ../shared/datasets; the test is skipped when it is absent (e.g. outside the workplace)."""
+    path = DATASETS.joinpath(*parts)
+    if not path.exists():
+        pytest.skip("real data not available: %s" % path)
+    return path
+
+
+class ScoringRun(object):
+    def __init__(self, proc, output_dir):
+        self.returncode = proc.returncode
+        self.stdout = proc.stdout
+        self.stderr = proc.stderr
+        self.output_dir = Path(output_dir)
+        scores_json = self.output_dir / "scores.json"
+        self.scores = json.loads(scores_json.read_text()) if scores_json.exists() else None
+        scores_txt = self.output_dir / "scores.txt"
+        self.scores_txt = scores_txt.read_text() if scores_txt.exists() else None
+
+    @property
+    def html(self):
+        path = self.output_dir / "detailed_results.html"
+        return path.read_text(encoding="utf-8") if path.exists() else None
+
+    def assert_rejected(self, *fragments):
+        """A bad submission: exit 1, one message on stderr containing every fragment, no scores, no traceback."""
+        assert self.returncode == 1, (self.returncode, self.stderr)
+        assert self.scores_txt is None and self.scores is None
+        assert "Traceback" not in self.stderr
+        message = self.stderr.strip()
+        assert message and "\n" not in message, self.stderr
+        for fragment in fragments:
+            assert fragment in message, (fragment, message)
+        return message
+
+
+def _populate(target, content):
+    """content: a folder to copy, or a dict {relative path: str|bytes|Path}."""
+    target.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, (str, Path)):
+        shutil.copytree(str(content), str(target), dirs_exist_ok=True)
+        return
+    for name, data in content.items():
+        path = target / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(data, Path):
+            shutil.copyfile(str(data), str(path))
+        elif isinstance(data, bytes):
+            path.write_bytes(data)
+        else:
+            path.write_text(data, encoding="utf-8", newline="")
+
+
+def run_scoring_program(task, ref, res, workdir, program_dir=None, env=None):
+    """Run scoring_programs/<task>/evaluate.py (or the one in program_dir) on ref/res as CodaLab lays them out.
+
+    ref and res are folders to copy or dicts {relative path: text|bytes|Path}. The working directory is a
+    different, empty folder, to catch programs that read from the current directory.
+    """
+    workdir = Path(workdir)
+    input_dir, output_dir, cwd = workdir / "input", workdir / "output", workdir / "cwd"
+    _populate(input_dir / "ref", ref)
+    _populate(input_dir / "res", res)
+    output_dir.mkdir(parents=True, exist_ok=True)
+    cwd.mkdir(parents=True, exist_ok=True)
+    program = Path(program_dir) if program_dir else ROOT / "scoring_programs" / task
+    proc = subprocess.run(
+        [sys.executable, str(program / "evaluate.py"), str(input_dir), str(output_dir)],
+        cwd=str(cwd), capture_output=True, text=True, timeout=600,
+        env=dict(os.environ, **(env or {})))
+    return ScoringRun(proc, output_dir)
+
+
+@pytest.fixture
+def score_submission(tmp_path):
+    """score_submission(task, ref, res) -> ScoringRun, in a fresh temporary folder per call."""
+    counter = [0]
+
+    def run(task, ref, res, **kwargs):
+        counter[0] += 1
+        return run_scoring_program(task, ref, res, tmp_path / ("run%d" % counter[0]), **kwargs)
+    return run
