@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Build CodaLab competition bundles, and replay a bundle's scoring step as the platform's worker would.
+
+  python build_bundle.py [--task TASK]... [--reference [TASK:]SPLIT=DIR]... [--dist DIR] [--no-check]
+      Build dist/<task>.zip for every task in bundles/ (or the ones named), then replay each phase's starting-kit
+      sample submission as a check.
+  python build_bundle.py replay BUNDLE.zip [SUBMISSION.zip] [--phase N] [--json] [--keep]
+      Replay the scoring step of phase N (default: the first) on SUBMISSION.zip (default: the phase's
+      starting-kit sample submission) and report status, scores, unmatched keys and the participant's stderr.
+"""
+import argparse
+import json
+import sys
+
+from codalab_bundles import build, replay, taskdef
+
+
+def _parse_references(values, tasks):
+    """--reference [TASK:]SPLIT=DIR -> {task: {split: dir}}."""
+    overrides = {}
+    for value in values:
+        target, sep, folder = value.partition("=")
+        if not sep or not folder:
+            raise SystemExit("--reference %r: expected [TASK:]SPLIT=DIR" % value)
+        task, colon, split = target.rpartition(":")
+        if not colon:
+            if len(tasks) != 1:
+                raise SystemExit("--reference %r: name the task (TASK:SPLIT=DIR) when building several tasks"
+                                 % value)
+            task = tasks[0]
+        overrides.setdefault(task, {})[split] = folder
+    return overrides
+
+
+def build_main(argv):
+    parser = argparse.ArgumentParser(prog="build_bundle.py", description="Build CodaLab competition bundles.")
+    parser.add_argument("--task", action="append", help="build only this task (repeatable)")
+    parser.add_argument("--reference", action="append", default=[], metavar="[TASK:]SPLIT=DIR",
+                        help="use the gold data in DIR for SPLIT instead of reference_data/<task>/<split>")
+    parser.add_argument("--dist", default=str(build.DIST), help="output folder (default: dist/)")
+    parser.add_argument("--no-check", action="store_true", help="do not replay the sample submissions")
+    args = parser.parse_args(argv)
+    names = args.task or taskdef.task_names()
+    unknown = sorted(set(names) - set(taskdef.task_names()))
+    if unknown:
+        raise SystemExit("no task definition for %s (have: %s)" % (", ".join(unknown), ", ".join(taskdef.task_names())))
+    overrides = _parse_references(args.reference, names)
+    failures = 0
+    for name in names:
+        try:
+            task = taskdef.load_task(name, overrides.get(name))
+            unused = sorted(set(overrides.get(name, {})) - set(task.splits))
+            if unused:
+                raise taskdef.TaskDefinitionError("--reference names splits no phase of %s uses: %s (splits: %s)"
+                                                  % (name, ", ".join(unused), ", ".join(task.splits)))
+            path = build.build_task(task, args.dist)
+        except (taskdef.TaskDefinitionError, build.BuildError) as exc:
+            print("%s: not built: %s" % (name, exc), file=sys.stderr)
+            failures += 1
+            continue
+        print("built %s" % path)
+        if not args.no_check:
+            failures += _check_samples(task, path)
+    return 1 if failures else 0
+
+
+def _check_samples(task, path):
+    """Replay the sample submission of the first phase of each split; returns the number of failures."""
+    failures = 0
+    checked = set()
+    for phase in task.phases:
+        if phase.split in checked:
+            continue
+        checked.add(phase.split)
+        try:
+            report = replay.replay(path, None, phase.number)
+        except replay.ReplayError as exc:
+            print("  phase %d (%s): no sample submission replayed: %s" % (phase.number, phase.label, exc))
+            continue
+        scores = ", ".join("%s=%.4f" % kv for kv in report["scores"].items())
+        print("  phase %d (%s), sample submission: %s %s" % (phase.number, phase.label, report["status"],
+                                                             scores or report["reason"] or ""))
+        if report["status"] != "Finished":
+            failures += 1
+            sys.stderr.write(report["stderr"])
+    return failures
+
+
+def replay_main(argv):
+    parser = argparse.ArgumentParser(prog="build_bundle.py replay",
+                                     description="Replay a bundle's scoring step as the CodaLab v1.5 worker.")
+    parser.add_argument("bundle", help="a competition bundle zip (e.g. dist/toxic-spans.zip)")
+    parser.add_argument("submission", nargs="?", help="a submission zip (default: the starting kit's sample)")
+    parser.add_argument("--phase", type=int, help="phase number (default: the first phase)")
+    parser.add_argument("--json", action="store_true", help="print the report as one JSON object on the last line")
+    parser.add_argument("--keep", action="store_true", help="keep the run directory and print its path")
+    args = parser.parse_args(argv)
+    try:
+        report = replay.replay(args.bundle, args.submission, args.phase, keep=args.keep)
+    except (replay.ReplayError, OSError) as exc:
+        print("replay: %s" % exc, file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(report, sort_keys=True))
+    else:
+        print(replay.format_report(report))
+    return 0 if report["status"] == "Finished" else 1
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "replay":
+        return replay_main(argv[1:])
+    if argv and argv[0] == "build":
+        argv = argv[1:]
+    return build_main(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+"""Building dist/<task>.zip: task definition -> derived files -> rendered YAML -> deterministic zips."""
+import importlib.util
+import os
+import re
+import tempfile
+import types
+import zlib
+from pathlib import Path
+
+from . import pack, render
+from .taskdef import ROOT, SCORING_PROGRAMS
+
+COMMON = SCORING_PROGRAMS / "common"
+METADATA = "command: python3 $program/evaluate.py $input $output\n"
+# Kept out of the built program: tests and notes that only make sense in the repository.
+_PROGRAM_SKIP = re.compile(r"(^|/)(tests?|__pycache__)(/|$)|\.pyc$")
+
+
+class BuildError(Exception):
+    pass
+
+
+def program_entries(task):
+    """Files of the scoring program zip: the task's folder plus the shared runtime, at the zip root."""
+    folder = task.scoring_program
+    metadata = folder / "metadata"
+    if not metadata.is_file() or metadata.read_text() != METADATA:
+        raise BuildError("%s must contain exactly %r (CodaLab reads every other key as a URL to download)"
+                         % (metadata, METADATA))
+    entries = dict((name, data) for name, data in pack.directory_entries(folder) if not _PROGRAM_SKIP.search(name))
+    for name, data in pack.directory_entries(COMMON):
+        if name.endswith(".py"):
+            if name in entries:
+                raise BuildError("%s/%s clashes with the shared runtime's %s" % (folder, name, name))
+            entries[name] = data
+    return sorted(entries.items())
+
+
+def _load_derive(task):
+    path = task.folder / "derive.py"
+    if not path.is_file():
+        return None
+    spec = importlib.util.spec_from_file_location("derive_%s" % task.name.replace("-", "_"), str(path))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def split_seed(task, split):
+    """A fixed seed per task and split, so derived files are the same at every build."""
+    return zlib.crc32(("%s/%s" % (task.name, split)).encode("utf-8"))
+
+
+def derive_split(task, split, derive, program, workdir):
+    """Run the task's hooks for one split; returns (public data zip bytes or None, starting kit zip bytes or None)."""
+    ctx = types.SimpleNamespace(task=task.name, split=split, reference_dir=task.split_dirs[split],
+                                seed=split_seed(task, split))
+    public = None
+    ctx.public_dir = ctx.out_dir = Path(tempfile.mkdtemp(prefix="public-", dir=workdir))
+    if hasattr(derive, "public_data"):
+        derive.public_data(ctx)
+        if any(ctx.public_dir.iterdir()):
+            public = pack.zip_directory(ctx.public_dir)
+    kit = None
+    if hasattr(derive, "starting_kit"):
+        ctx.out_dir = Path(tempfile.mkdtemp(prefix="kit-", dir=workdir))
+        ctx.submission_dir = Path(tempfile.mkdtemp(prefix="submission-", dir=workdir))
+        derive.starting_kit(ctx)
+        entries = pack.directory_entries(ctx.out_dir)
+        if any(ctx.submission_dir.iterdir()):
+            entries.append(("sample_submission.zip", pack.zip_directory(ctx.submission_dir)))
+        entries.extend(("scoring_program/" + name, data) for name, data in program)
+        kit = pack.zip_entries(sorted(entries))
+    return public, kit
+
+
+def bundle_entries(task):
+    """(name, bytes) of the whole bundle, competition.yaml first."""
+    program = program_entries(task)
+    derive = _load_derive(task)
+    files = {"reference": {}, "public": {}, "kit": {}}
+    data = []
+    with tempfile.TemporaryDirectory(prefix="build-%s-" % task.name) as workdir:
+        for split in task.splits:
+            files["reference"][split] = "reference_%s.zip" % split
+            data.append((files["reference"][split], pack.zip_directory(task.split_dirs[split])))
+            if derive is None:
+                continue
+            public, kit = derive_split(task, split, derive, program, workdir)
+            if public is not None:
+                files["public"][split] = "public_data_%s.zip" % split
+                data.append((files["public"][split], public))
+            if kit is not None:
+                files["kit"][split] = "starting_kit_%s.zip" % split
+                data.append((files["kit"][split], kit))
+    yaml_text = render.render_v15(task, files)
+    entries = [("competition.yaml", yaml_text.encode("utf-8")), ("logo.png", task.logo.read_bytes())]
+    for key, name in render.page_files(task):
+        entries.append((name, (task.folder / "pages" / task.pages[key]).read_bytes()))
+    entries.append(("scoring_program.zip", pack.zip_entries(program)))
+    entries.extend(data)
+    return entries
+
+
+def build_task(task, dist):
+    """Write dist/<task>.zip and return its path."""
+    dist = Path(dist)
+    dist.mkdir(parents=True, exist_ok=True)
+    target = dist / ("%s.zip" % task.name)
+    partial = target.with_suffix(".zip.part")
+    partial.write_bytes(pack.zip_entries(bundle_entries(task)))
+    os.replace(str(partial), str(target))
+    return target
+
+
+DIST = ROOT / "dist"

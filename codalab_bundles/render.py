@@ -1,0 +1,56 @@
+"""Rendering competition.yaml from a task definition with jinja2."""
+import datetime
+import json
+from pathlib import Path
+
+import jinja2
+import yaml
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+PAGE_ORDER = ("overview", "evaluation", "terms", "data")
+
+
+def _quote(value):
+    # A JSON string is a valid YAML double-quoted scalar, whatever it contains (colons, quotes, '#', unicode).
+    return json.dumps("" if value is None else str(value))
+
+
+def _when(value):
+    """Unquoted 'YYYY-MM-DD HH:MM:SS' in UTC: PyYAML 5.1 and Codabench both read it as a naive UTC datetime."""
+    if not isinstance(value, datetime.datetime):
+        raise ValueError("not a datetime: %r" % (value,))
+    return value.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _bool(value):
+    return "true" if value else "false"
+
+
+def _scalar(value):
+    if isinstance(value, bool):
+        return _bool(value)
+    if isinstance(value, int):
+        return str(value)
+    return _quote(value)
+
+
+def _environment():
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
+                             keep_trailing_newline=True, trim_blocks=False, lstrip_blocks=False,
+                             autoescape=False)
+    env.filters.update(q=_quote, when=_when, b=_bool, scalar=_scalar)
+    return env
+
+
+def page_files(task):
+    """(html key, file name in the bundle) in the order CodaLab shows the tabs: the fixed four, then the rest."""
+    keys = [k for k in PAGE_ORDER if k in task.pages] + [k for k in task.pages if k not in PAGE_ORDER]
+    return [(key, "%s.html" % key) for key in keys]
+
+
+def render_v15(task, files):
+    """competition.yaml text for CodaLab v1.5. ``files`` names the data zips per split (reference/public/kit)."""
+    text = _environment().get_template("competition-v1.5.yaml.j2").render(
+        task=task, phases=task.phases, pages=page_files(task), files=files)
+    yaml.safe_load(text)  # a rendering mistake must fail the build, not the upload
+    return text

@@ -1,0 +1,179 @@
+"""Reading and checking a task definition (bundles/<task>/task.yaml); see bundles/README.md for the format."""
+import datetime
+import re
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+BUNDLES = ROOT / "bundles"
+SCORING_PROGRAMS = ROOT / "scoring_programs"
+REFERENCE_DATA = ROOT / "reference_data"
+
+REQUIRED_PAGES = ("overview", "evaluation", "terms", "data")
+TOP_KEYS = {"title", "description", "docker_image", "has_registration", "enable_detailed_results", "end_date",
+            "pages", "splits", "phases", "leaderboard", "logo", "scoring_program"}
+PHASE_KEYS = {"label", "description", "start", "split", "max_submissions", "max_submissions_per_day",
+              "execution_time_limit", "color", "auto_migration", "leaderboard_management_mode",
+              "force_best_submission_to_leaderboard"}
+PHASE_DEFAULTS = {"max_submissions": 100, "max_submissions_per_day": 5, "execution_time_limit": 300}
+COLUMN_KEYS = {"key", "label", "sort", "numeric_format"}
+COLORS = {"white", "orange", "yellow", "green", "blue", "purple"}
+_SCORE_KEY = re.compile(r"^[A-Za-z0-9_]{1,36}$")
+
+
+class TaskDefinitionError(Exception):
+    pass
+
+
+class Phase(object):
+    def __init__(self, number, spec):
+        self.number = number
+        self.label = spec["label"]
+        self.description = spec.get("description", "")
+        self.start = spec["start"]
+        self.split = spec["split"]
+        self.options = dict(PHASE_DEFAULTS)
+        self.options.update((k, v) for k, v in spec.items()
+                            if k not in ("label", "description", "start", "split"))
+
+
+class Column(object):
+    def __init__(self, rank, spec):
+        self.rank = rank
+        self.key = spec["key"]
+        self.label = spec.get("label", spec["key"])
+        self.sort = spec.get("sort", "desc")
+        self.numeric_format = int(spec.get("numeric_format", 4))
+
+
+class Task(object):
+    """A checked task definition. ``split_dirs`` maps each split a phase uses to its gold folder."""
+
+    def __init__(self, name, spec, folder, split_dirs):
+        self.name = name
+        self.folder = folder
+        self.spec = spec
+        self.title = spec["title"]
+        self.description = spec.get("description", "")
+        self.docker_image = spec.get("docker_image", "codalab/codalab-legacy:py37")
+        self.has_registration = bool(spec.get("has_registration", False))
+        self.enable_detailed_results = bool(spec.get("enable_detailed_results", True))
+        self.end_date = spec.get("end_date")
+        self.pages = spec["pages"]
+        self.logo = folder / spec.get("logo", "logo.png")
+        self.scoring_program = SCORING_PROGRAMS / spec.get("scoring_program", name)
+        self.phases = [Phase(i, p) for i, p in enumerate(spec["phases"], 1)]
+        self.leaderboard_label = spec["leaderboard"]["label"]
+        self.columns = [Column(i, c) for i, c in enumerate(spec["leaderboard"]["columns"], 1)]
+        self.split_dirs = split_dirs
+
+    @property
+    def splits(self):
+        """Distinct splits in phase order."""
+        seen = []
+        for phase in self.phases:
+            if phase.split not in seen:
+                seen.append(phase.split)
+        return seen
+
+
+def _as_datetime(value, where):
+    if isinstance(value, datetime.datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+        return value
+    if isinstance(value, datetime.date):
+        return datetime.datetime(value.year, value.month, value.day)
+    raise TaskDefinitionError("%s: %r is not a date (write YYYY-MM-DD HH:MM:SS, unquoted, in UTC)" % (where, value))
+
+
+def _check(condition, message):
+    if not condition:
+        raise TaskDefinitionError(message)
+
+
+def task_names():
+    return sorted(p.parent.name for p in BUNDLES.glob("*/task.yaml"))
+
+
+def load_task(name, reference_overrides=None, bundles_dir=BUNDLES):
+    """Load bundles/<name>/task.yaml; ``reference_overrides`` maps split names to gold folders."""
+    folder = Path(bundles_dir) / name
+    path = folder / "task.yaml"
+    _check(path.exists(), "no task definition %s" % path)
+    spec = yaml.safe_load(path.read_text(encoding="utf-8"))
+    where = str(path.relative_to(ROOT)) if ROOT in path.parents else str(path)
+    _check(isinstance(spec, dict), "%s: expected a mapping" % where)
+    unknown = set(spec) - TOP_KEYS
+    _check(not unknown, "%s: unknown keys %s (allowed: %s)" % (where, sorted(unknown), sorted(TOP_KEYS)))
+    _check(isinstance(spec.get("title"), str) and 0 < len(spec["title"]) <= 100,
+           "%s: title must be text of 1-100 characters" % where)
+    pages = spec.get("pages") or {}
+    for page in REQUIRED_PAGES:
+        _check(page in pages, "%s: pages.%s is required by CodaLab" % (where, page))
+    for key, page in pages.items():
+        _check((folder / "pages" / page).is_file(), "%s: page %s: no file pages/%s" % (where, key, page))
+    _check((folder / spec.get("logo", "logo.png")).is_file(), "%s: no logo file" % where)
+    if spec.get("end_date") is not None:
+        spec["end_date"] = _as_datetime(spec["end_date"], where + ": end_date")
+
+    phases = spec.get("phases") or []
+    _check(phases, "%s: at least one phase is required" % where)
+    previous = None
+    for number, phase in enumerate(phases, 1):
+        pwhere = "%s: phase %d" % (where, number)
+        unknown = set(phase) - PHASE_KEYS
+        _check(not unknown, "%s: unknown keys %s (allowed: %s)" % (pwhere, sorted(unknown), sorted(PHASE_KEYS)))
+        for key in ("label", "start", "split"):
+            _check(key in phase, "%s: %s is required" % (pwhere, key))
+        _check(len(phase["label"]) <= 36, "%s: label longer than 36 characters" % pwhere)
+        _check(len(phase.get("description", "")) <= 1000, "%s: description longer than 1000 characters" % pwhere)
+        phase["start"] = _as_datetime(phase["start"], pwhere + ": start")
+        if previous is not None:
+            # CodaLab ends a phase when the next starts; Codabench ends it one day before the next start.
+            _check(phase["start"] - previous >= datetime.timedelta(days=1),
+                   "%s: starts less than one day after the previous phase" % pwhere)
+        previous = phase["start"]
+        _check(phase.get("color", "white") in COLORS, "%s: color must be one of %s" % (pwhere, sorted(COLORS)))
+        for key in ("max_submissions", "max_submissions_per_day", "execution_time_limit"):
+            if key in phase:
+                _check(isinstance(phase[key], int) and phase[key] > 0, "%s: %s must be a positive integer"
+                       % (pwhere, key))
+    if spec.get("end_date") is not None:
+        _check(spec["end_date"] > previous, "%s: end_date is before the last phase starts" % where)
+
+    board = spec.get("leaderboard") or {}
+    _check(isinstance(board.get("label"), str) and board["label"] == board["label"].strip() and board["label"],
+           "%s: leaderboard.label must be non-empty text without surrounding spaces" % where)
+    columns = board.get("columns") or []
+    _check(columns, "%s: leaderboard.columns must list at least one score" % where)
+    seen = set()
+    for column in columns:
+        unknown = set(column) - COLUMN_KEYS
+        _check(not unknown, "%s: column %s: unknown keys %s" % (where, column.get("key"), sorted(unknown)))
+        key = column.get("key", "")
+        _check(_SCORE_KEY.match(key), "%s: column key %r must be 1-36 characters of A-Z a-z 0-9 _" % (where, key))
+        _check(key not in seen, "%s: column key %s appears twice" % (where, key))
+        seen.add(key)
+        _check(len(column.get("label", key)) <= 36, "%s: column %s: label longer than 36 characters" % (where, key))
+        _check(column.get("sort", "desc") in ("asc", "desc"), "%s: column %s: sort is asc or desc" % (where, key))
+
+    overrides = dict(reference_overrides or {})
+    declared = spec.get("splits") or {}
+    split_dirs = {}
+    for phase in phases:
+        split = phase["split"]
+        if split in overrides:
+            target = Path(overrides[split]).expanduser()
+        elif split in declared:
+            target = Path(declared[split])
+        else:
+            target = REFERENCE_DATA / name / split
+        target = target if target.is_absolute() else ROOT / target
+        _check(target.is_dir(), "%s: the gold data of split %r is not a folder: %s" % (where, split, target))
+        split_dirs[split] = target.resolve()
+    task = Task(name, spec, folder, split_dirs)
+    _check((task.scoring_program / "evaluate.py").is_file(), "%s: no scoring program %s/evaluate.py"
+           % (where, task.scoring_program))
+    return task

@@ -1,0 +1,216 @@
+"""The builder: what CodaLab v1.5 requires of a bundle, determinism, and the organizer's gold override."""
+import datetime
+import io
+import subprocess
+import sys
+import zipfile
+
+import pytest
+import yaml
+
+from codalab_bundles import build, taskdef
+from conftest import ROOT
+from toy_task import make_toy
+import build_bundle
+
+# Fields of the v1.5 Competition and CompetitionPhase models (codalab-platforms.md 1.2 and 1.4): any other key
+# aborts the upload.
+COMPETITION_FIELDS = {
+    "title", "description", "image", "has_registration", "start_date", "end_date", "competition_docker_image",
+    "force_submission_to_leaderboard", "disallow_leaderboard_modifying", "enable_detailed_results", "enable_forum",
+    "allow_teams", "enable_teams", "require_team_approval", "anonymous_leaderboard", "allow_public_submissions",
+    "enable_per_submission_metadata", "hide_top_three", "hide_chart", "allow_organizer_teams",
+    "enable_medical_image_viewer", "show_datasets_from_yaml", "published", "url_redirect", "reward",
+    "upper_bound_max_submission_size", "admin_names", "html", "phases", "leaderboard"}
+PHASE_FIELDS = {
+    "phasenumber", "label", "description", "start_date", "max_submissions", "max_submissions_per_day",
+    "is_scoring_only", "execution_time_limit", "scoring_program", "reference_data", "input_data",
+    "ingestion_program", "public_data", "starting_kit", "color", "auto_migration", "leaderboard_management_mode",
+    "force_best_submission_to_leaderboard", "phase_never_ends", "max_submission_size",
+    "participant_max_storage_use", "delete_submissions_except_best_and_last", "datasets"}
+
+
+@pytest.fixture
+def toy(tmp_path):
+    task = make_toy(tmp_path)
+    return task, build.build_task(task, tmp_path / "dist")
+
+
+def read_bundle(path):
+    archive = zipfile.ZipFile(str(path))
+    return archive, yaml.safe_load(archive.read("competition.yaml"))
+
+
+def inner(archive, name):
+    return zipfile.ZipFile(io.BytesIO(archive.read(name)))
+
+
+def test_yaml_is_first_and_only_yaml_at_root(toy):
+    archive, _ = read_bundle(toy[1])
+    names = archive.namelist()
+    assert names[0] == "competition.yaml"
+    assert [n for n in names if ".yaml" in n] == ["competition.yaml"]
+    assert all("/" not in n for n in names)
+
+
+def test_competition_keys_are_v15_model_fields(toy):
+    _, spec = read_bundle(toy[1])
+    assert set(spec) <= COMPETITION_FIELDS
+    assert spec["has_registration"] is False
+    assert spec["competition_docker_image"] == "codalab/codalab-legacy:py37"
+    assert spec["end_date"] == datetime.datetime(2025, 3, 1, 12, 0)
+    assert spec["title"] == "Toy task: answers: a, b"
+    assert spec["description"] == "A task for tests; 'quotes' and # hashes survive."
+    assert list(spec["html"]) == ["overview", "evaluation", "terms", "data", "faq"]
+
+
+def test_phases(toy):
+    archive, spec = read_bundle(toy[1])
+    phases = list(spec["phases"].values())
+    assert [p["phasenumber"] for p in phases] == [1, 2]
+    for phase in phases:
+        assert set(phase) <= PHASE_FIELDS
+        # explicit values, because CodaLab's and Codabench's defaults differ
+        for key in ("max_submissions_per_day", "execution_time_limit", "max_submissions"):
+            assert isinstance(phase[key], int)
+        assert isinstance(phase["start_date"], datetime.datetime)  # unquoted: YAML gives a datetime
+        for key in ("scoring_program", "reference_data", "public_data", "starting_kit"):
+            assert phase[key] in archive.namelist()
+    assert phases[0]["start_date"] == datetime.datetime(2025, 1, 15)
+    assert phases[1]["leaderboard_management_mode"] == "hide_results"
+    assert (phases[0]["max_submissions"], phases[1]["max_submissions"]) == (50, 3)
+    # one reference zip per distinct split
+    assert sorted(n for n in archive.namelist() if n.startswith("reference_")) == ["reference_dev.zip",
+                                                                                   "reference_test.zip"]
+
+
+def test_dates_are_written_unquoted(toy):
+    text = zipfile.ZipFile(str(toy[1])).read("competition.yaml").decode()
+    assert "start_date: 2025-01-15 00:00:00\n" in text
+    assert "end_date: 2025-03-01 12:00:00\n" in text
+
+
+def test_one_leaderboard_and_anchored_columns(toy):
+    archive, spec = read_bundle(toy[1])
+    boards = spec["leaderboard"]["leaderboards"]
+    assert len(boards) == 1
+    board = list(boards.values())[0]
+    assert board == {"label": "Results", "rank": 1}
+    columns = spec["leaderboard"]["columns"]
+    assert list(columns) == ["accuracy", "hits", "never_written"]
+    for rank, column in enumerate(columns.values(), 1):
+        assert column["leaderboard"]["label"] == "Results"
+        assert column["rank"] == rank
+        assert column["sort"] in ("asc", "desc") and isinstance(column["numeric_format"], int)
+    assert columns["accuracy"]["selection_default"] == 1
+    assert "selection_default" not in columns["hits"]
+    assert "&RESULTS" in archive.read("competition.yaml").decode()
+
+
+def test_scoring_program_zip(toy):
+    archive, _ = read_bundle(toy[1])
+    program = inner(archive, "scoring_program.zip")
+    names = program.namelist()
+    assert program.read("metadata") == b"command: python3 $program/evaluate.py $input $output\n"
+    assert {"evaluate.py", "scoring_runtime.py", "report_html.py", "metadata"} <= set(names)
+    assert all("/" not in n and not n.endswith(".pyc") for n in names)
+
+
+def test_scoring_program_runs_alone_with_the_standard_library(toy, tmp_path):
+    """A participant unzips it and runs it with nothing else: -S keeps site-packages out of reach."""
+    archive, _ = read_bundle(toy[1])
+    program = tmp_path / "unzipped"
+    inner(archive, "scoring_program.zip").extractall(str(program))
+    (tmp_path / "in" / "ref").mkdir(parents=True)
+    (tmp_path / "in" / "res").mkdir(parents=True)
+    (tmp_path / "in" / "ref" / "gold.txt").write_text("a b\n")
+    (tmp_path / "in" / "res" / "answers.txt").write_text("a a\n")
+    proc = subprocess.run([sys.executable, "-S", str(program / "evaluate.py"), str(tmp_path / "in"),
+                           str(tmp_path / "out")], capture_output=True, text=True, cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "out" / "scores.txt").read_text() == "accuracy: 0.500000000000000\nhits: 1.000000000000000\n"
+
+
+def test_starting_kit_holds_readme_sample_submission_and_program(toy):
+    archive, _ = read_bundle(toy[1])
+    kit = inner(archive, "starting_kit_test.zip")
+    assert "README.md" in kit.namelist()
+    assert "scoring_program/evaluate.py" in kit.namelist()
+    sample = zipfile.ZipFile(io.BytesIO(kit.read("sample_submission.zip")))
+    assert sample.read("answers.txt") == b"a\na\na\na\n"  # one answer per question of the 4-question test split
+    public = inner(archive, "public_data_test.zip")
+    assert public.read("questions.txt").decode().count("\n") == 4
+
+
+def test_rebuild_is_byte_identical(tmp_path):
+    task = make_toy(tmp_path)
+    first = build.build_task(task, tmp_path / "one").read_bytes()
+    second = build.build_task(task, tmp_path / "two").read_bytes()
+    assert first == second
+
+
+def test_every_real_task_rebuilds_byte_identically(tmp_path):
+    for name in taskdef.task_names():
+        task = taskdef.load_task(name)
+        first = build.build_task(task, tmp_path / "one").read_bytes()
+        second = build.build_task(task, tmp_path / "two").read_bytes()
+        assert first == second, name
+
+
+def test_reference_override_points_a_split_at_other_gold(tmp_path):
+    task = make_toy(tmp_path)
+    other = tmp_path / "organizer-gold"
+    other.mkdir()
+    (other / "gold.txt").write_text("b b b b b\n")
+    task = taskdef.load_task("toy", {"dev": str(other), "test": str(tmp_path / "gold" / "test")},
+                             bundles_dir=tmp_path / "bundles")
+    archive, _ = read_bundle(build.build_task(task, tmp_path / "dist"))
+    assert inner(archive, "reference_dev.zip").read("gold.txt") == b"b b b b b\n"
+    assert inner(archive, "public_data_dev.zip").read("questions.txt").decode().count("\n") == 5
+
+
+def test_reference_option_parsing():
+    assert build_bundle._parse_references(["test=/x/gold"], ["toxic-spans"]) == {"toxic-spans": {"test": "/x/gold"}}
+    assert build_bundle._parse_references(["a:dev=/d", "b:test=/t"], ["a", "b"]) == {"a": {"dev": "/d"},
+                                                                                    "b": {"test": "/t"}}
+    with pytest.raises(SystemExit):
+        build_bundle._parse_references(["test=/x"], ["a", "b"])
+    with pytest.raises(SystemExit):
+        build_bundle._parse_references(["test"], ["a"])
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda s: s.replace("start: 2025-02-01 00:00:00", "start: 2025-01-15 12:00:00"), "less than one day"),
+    (lambda s: s.replace("    split: test\n", "    split: test\n    end_date: 2025-02-02\n"), "unknown keys"),
+    (lambda s: s.replace("title:", "version: 2\ntitle:"), "unknown keys"),
+    (lambda s: s.replace("{key: hits, label: Hits}", "{key: hits-2, label: Hits}"), "hits-2"),
+    (lambda s: s.replace("start: 2025-01-15", 'start: "15 Jan"'), "is not a date"),
+    (lambda s: s.replace("end_date: 2025-03-01 12:00:00", "end_date: 2025-01-20"), "end_date is before"),
+    (lambda s: s.replace("  label: Results", "  label: ' Results'"), "surrounding spaces"),
+])
+def test_task_definition_mistakes_are_caught_before_building(tmp_path, edit, message):
+    make_toy(tmp_path)
+    path = tmp_path / "bundles" / "toy" / "task.yaml"
+    path.write_text(edit(path.read_text()))
+    with pytest.raises(taskdef.TaskDefinitionError) as info:
+        taskdef.load_task("toy", {"dev": str(tmp_path / "gold" / "dev"), "test": str(tmp_path / "gold" / "test")},
+                          bundles_dir=tmp_path / "bundles")
+    assert message in str(info.value)
+
+
+def test_metadata_with_extra_keys_is_refused(tmp_path):
+    task = make_toy(tmp_path)
+    (task.scoring_program / "metadata").write_text("command: python3 $program/evaluate.py $input $output\n"
+                                                   "description: x\n")
+    with pytest.raises(build.BuildError):
+        build.build_task(task, tmp_path / "dist")
+
+
+def test_cli_builds_every_task_and_checks_samples(tmp_path):
+    proc = subprocess.run([sys.executable, str(ROOT / "build_bundle.py"), "--dist", str(tmp_path)],
+                          capture_output=True, text=True, cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    for name in taskdef.task_names():
+        assert (tmp_path / ("%s.zip" % name)).is_file()
+        assert "built %s" % (tmp_path / ("%s.zip" % name)) in proc.stdout
+    assert "sample submission: Finished" in proc.stdout

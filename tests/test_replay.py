@@ -1,0 +1,164 @@
+"""The local replay: the v1.5 worker's run directory, command, time limit and score parsing."""
+import json
+import os
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from codalab_bundles import build, pack, replay, scores
+from conftest import ROOT
+from toy_task import make_toy
+
+
+@pytest.fixture
+def toy_bundle(tmp_path):
+    return build.build_task(make_toy(tmp_path, limit=2), tmp_path / "dist")
+
+
+def submission(tmp_path, files, name="sub.zip"):
+    path = tmp_path / name
+    path.write_bytes(pack.zip_entries(sorted((k, v.encode() if isinstance(v, str) else v)
+                                             for k, v in files.items())))
+    return path
+
+
+def test_sample_submission_scores(toy_bundle):
+    report = replay.replay(toy_bundle)
+    assert report["status"] == "Finished" and report["exit_code"] == 0
+    # dev gold "a b a", sample answers "a a a": 2 of 3
+    assert report["scores"] == {"accuracy": 0.666666666666667, "hits": 2.0}
+    assert report["columns_without_score"] == ["never_written"]
+    assert report["keys_without_column"] == []
+    assert report["codabench_scores"]["ok"]
+    assert report["detailed_results"] == "output/detailed_results.html"
+    assert report["stderr"] == ""
+
+
+def test_phase_selection_uses_that_phase_gold(toy_bundle, tmp_path):
+    sub = submission(tmp_path, {"answers.txt": "b b a b\n"})
+    report = replay.replay(toy_bundle, sub, phase_number=2)
+    assert report["phase_label"] == "Test"
+    assert report["scores"]["hits"] == 3.0  # test gold "b b a a"
+    with pytest.raises(replay.ReplayError):
+        replay.replay(toy_bundle, sub, phase_number=3)
+
+
+def test_bad_submission_fails_with_the_participant_message(toy_bundle, tmp_path):
+    report = replay.replay(toy_bundle, submission(tmp_path, {"answers.txt": "a\n"}))
+    assert report["status"] == "Failed" and report["exit_code"] == 1
+    assert report["stderr"] == "Submission error: answers.txt: 1 answers for 3 questions\n"
+    assert report["scores"] == {}
+    assert "Scores.txt not found" in report["reason"] or "exited with status 1" in report["reason"]
+
+
+def test_wrapper_folder_in_submission_is_tolerated_by_the_runtime(toy_bundle, tmp_path):
+    report = replay.replay(toy_bundle, submission(tmp_path, {"my-run/answers.txt": "a b b\n"}))
+    assert report["status"] == "Finished"
+    assert report["scores"]["hits"] == 2.0
+
+
+def test_run_directory_is_laid_out_like_the_worker(toy_bundle, tmp_path):
+    sub = submission(tmp_path, {"answers.txt": "a b a\n"})
+    report = replay.replay(toy_bundle, sub, keep=True, temp_dir=str(tmp_path / "codalab"))
+    run = report["run_dir"]
+    try:
+        assert os.path.basename(run) == "run"
+        listing = set(os.listdir(run))
+        assert {"metadata", "program", "input", "output", "temp", "stdout.txt", "stderr.txt"} <= listing
+        assert any(n.startswith("tmp") and n.endswith(".zip") for n in listing)  # the program download
+        inputs = set(os.listdir(os.path.join(run, "input")))
+        assert {"metadata", "ref", "res", "history", "scores"} <= inputs
+        assert len([n for n in inputs if n.startswith("tmp") and n.endswith(".zip")]) == 2  # ref + res downloads
+        assert "competition-phase: 1" in open(os.path.join(run, "input", "metadata")).read()
+        assert open(os.path.join(run, "output", "metadata")).read().startswith("elapsedTime:")
+        assert "exitCode: 0" in open(os.path.join(run, "output", "metadata")).read()
+        assert report["command"] == ["python3 %s/program/evaluate.py %s/input %s/output" % (run, run, run)]
+    finally:
+        import shutil
+        shutil.rmtree(os.path.dirname(run))
+
+
+def test_time_limit_fails_like_the_worker(toy_bundle, tmp_path):
+    report = replay.replay(toy_bundle, submission(tmp_path, {"answers.txt": "SLEEP\n"}))
+    assert report["status"] == "Failed"
+    assert report["exit_code"] == -1
+    assert report["reason"] == "Execution time limit exceeded!"
+    assert report["stderr"].endswith("Execution time limit exceeded!\n")
+    assert report["time_limit_seconds"] == 2
+
+
+def test_internal_error_shows_no_traceback_and_no_gold(toy_bundle, tmp_path):
+    report = replay.replay(toy_bundle, submission(tmp_path, {"answers.txt": "CRASH\n"}))
+    assert report["status"] == "Failed"
+    assert report["stderr"] == ("Scoring failed with an internal error (KeyError); please report it to the "
+                                "organizers\n")
+
+
+@pytest.mark.parametrize("name", ["../evil.txt", "/etc/evil.txt", "a/../../evil.txt"])
+def test_zip_entries_escaping_the_run_directory_are_refused(toy_bundle, tmp_path, name):
+    path = tmp_path / "evil.zip"
+    with zipfile.ZipFile(str(path), "w") as archive:
+        archive.writestr(name, "x")
+    with pytest.raises(replay.ReplayError) as info:
+        replay.replay(toy_bundle, path)
+    assert "escapes" in str(info.value)
+    assert not (tmp_path / "evil.txt").exists()
+
+
+def test_submission_subfolder_with_metadata_is_promoted(toy_bundle, tmp_path):
+    # The worker promotes a lone subfolder only when it holds a file called 'metadata'.
+    sub = submission(tmp_path, {"inner/metadata": "description: x\n", "inner/answers.txt": "a b a\n"})
+    report = replay.replay(toy_bundle, sub)
+    assert report["scores"]["hits"] == 3.0
+
+
+@pytest.mark.parametrize("raw, ok, expected", [
+    ("accuracy: 0.5|hits: 1", True, {"accuracy": 0.5, "hits": 1.0}),
+    ("accuracy:0.5", True, {"accuracy": 0.5}),
+    ("accuracy: 0.5|time: 12:30", False, None),
+    ("accuracy: 0.5|accuracy: 0.7", False, None),
+    ("accuracy: high", False, None),
+])
+def test_scores_txt_as_the_codalab_site_reads_it(toy_bundle, tmp_path, raw, ok, expected):
+    report = replay.replay(toy_bundle, submission(tmp_path, {"answers.txt": "WRITE:" + raw + "\n"}))
+    # (the toy program turns '|' into newlines and writes the text as scores.txt)
+    assert (report["status"] == "Finished") is ok, report["reason"]
+    if ok:
+        assert report["scores"] == expected
+
+
+def test_parsers_disagree_where_the_platforms_do():
+    columns = ["correct", "wrong"]
+    codalab = scores.parse_codalab("correct:1\n", columns)
+    assert codalab.ok and codalab.scores == {"correct": 1.0} and codalab.missing == ["wrong"]
+    codabench = scores.parse_codabench(None, "correct:1\n", columns)
+    assert not codabench.ok and "n/a" in codabench.error
+    bom = scores.parse_codalab("\ufeffcorrect: 1\nwrong: 2\nextra: 3\n", columns)
+    assert bom.scores == {"wrong": 2.0} and bom.ignored == ["\ufeffcorrect", "extra"]
+    assert any("byte-order mark" in w for w in bom.warnings)
+    assert not scores.parse_codalab("correct: 1e10\n", columns).ok
+    assert not scores.parse_codalab("correct: 5\n", columns, computed=["correct"]).ok
+    assert not scores.parse_codalab(None, columns).ok
+    json_first = scores.parse_codabench('{"correct": 0.25}', "correct: 0.5\n", columns)
+    assert json_first.scores == {"correct": 0.25}
+    assert not scores.parse_codabench(None, None, columns).ok
+
+
+def test_cli_json_report_is_the_last_line(toy_bundle, tmp_path):
+    proc = subprocess.run([sys.executable, str(ROOT / "build_bundle.py"), "replay", str(toy_bundle),
+                           "--phase", "2", "--json"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert report["status"] == "Finished" and report["phase"] == 2
+    assert report["scores"] == {"accuracy": 0.5, "hits": 2.0}
+
+
+def test_cli_exit_status_and_human_report_for_a_failure(toy_bundle, tmp_path):
+    sub = submission(tmp_path, {"answers.txt": "a\n"})
+    proc = subprocess.run([sys.executable, str(ROOT / "build_bundle.py"), "replay", str(toy_bundle), str(sub)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert "status: Failed" in proc.stdout
+    assert "  | Submission error: answers.txt: 1 answers for 3 questions" in proc.stdout
