@@ -83,7 +83,7 @@ def _listing(directory, limit=8):
     return shown + (" and %d more" % (len(found) - limit) if len(found) > limit else "")
 
 
-def _candidates(directory, match):
+def _candidates(directory, match, wrapper_allowed=True):
     """Files accepted by ``match`` at the top of ``directory`` or inside a single wrapper folder."""
     if not os.path.isdir(directory):
         return None
@@ -93,9 +93,9 @@ def _candidates(directory, match):
         return [os.path.join(directory, e) for e in top]
     folders = [e for e in entries if os.path.isdir(os.path.join(directory, e))]
     files = [e for e in entries if os.path.isfile(os.path.join(directory, e))]
-    if len(folders) == 1 and not files:
+    if wrapper_allowed and len(folders) == 1 and not files:
         # A zip made from a folder instead of from its files: look one level down (and only one).
-        return _candidates(os.path.join(directory, folders[0]), match) or []
+        return _candidates(os.path.join(directory, folders[0]), match, False)
     return []
 
 

@@ -1,0 +1,159 @@
+"""The shared scoring runtime: finding files, reading text and CSV, writing scores, turning errors into messages."""
+import io
+import json
+import os
+import sys
+
+import pytest
+
+import scoring_runtime as rt
+
+
+def make(tmp_path, files):
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    return str(tmp_path)
+
+
+@pytest.mark.parametrize("files, found", [
+    ({"pred.txt": "x"}, "pred.txt"),
+    ({"run1/pred.txt": "x"}, "run1/pred.txt"),                      # one wrapper folder
+    ({"metadata": "", "tmpab12cd.zip": "", "pred.txt": "x"}, "pred.txt"),  # worker leftovers
+    ({"__MACOSX/._pred.txt": "", "run/pred.txt": "x"}, "run/pred.txt"),    # macOS zip noise
+    ({"pred.txt": "x", "other/pred.txt": "y"}, "pred.txt"),          # the root wins
+])
+def test_find_file_tolerates_wrapper_and_strays(tmp_path, files, found):
+    directory = make(tmp_path, files)
+    assert rt.find_submission_file(directory, "pred.txt") == os.path.join(directory, found)
+
+
+@pytest.mark.parametrize("files, fragment", [
+    ({"predictions.txt": "x"}, "no pred.txt in the submission: expected pred.txt; found predictions.txt"),
+    ({"a/b/pred.txt": "x"}, "found a/b/pred.txt"),                  # two folders deep is not tolerated
+    ({"a/pred.txt": "x", "b/pred.txt": "y"}, "no pred.txt"),
+    ({}, "found nothing"),
+])
+def test_find_file_explains_what_it_found(tmp_path, files, fragment):
+    directory = make(tmp_path, files)
+    with pytest.raises(rt.SubmissionError) as info:
+        rt.find_submission_file(directory, "pred.txt")
+    assert fragment in str(info.value)
+
+
+def test_find_by_suffix_wants_exactly_one(tmp_path):
+    directory = make(tmp_path, {"a.csv": "x", "b.CSV": "y"})
+    with pytest.raises(rt.SubmissionError) as info:
+        rt.find_submission_file(directory, suffix=".csv")
+    assert "holds 2 files where one was expected (one .csv file): a.csv, b.CSV" in str(info.value)
+    with pytest.raises(rt.ReferenceDataError):
+        rt.find_reference_file(str(tmp_path / "missing"), "gold.txt")
+
+
+def test_read_text_removes_bom_and_reports_bad_bytes(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_bytes(b"\xef\xbb\xbfa\r\nb\n")
+    assert rt.read_text(str(path)) == "a\r\nb\n"
+    assert list(rt.iter_lines(rt.read_text(str(path)))) == [(1, "a"), (2, "b")]
+    path.write_bytes(b"ok\nline two \xff\n")
+    with pytest.raises(rt.SubmissionError) as info:
+        rt.read_text(str(path))
+    assert str(info.value) == "p.txt, line 2: the file is not UTF-8 text (byte 0xff at offset 12)"
+
+
+def test_read_csv_reports_the_line_where_a_record_starts(tmp_path):
+    path = tmp_path / "x.csv"
+    path.write_text('spans,text\n"[1]","two\nlines"\n\n"[]",three\n', encoding="utf-8")
+    header, rows = rt.read_csv(str(path))
+    assert header == ["spans", "text"]
+    assert rows == [(2, ["[1]", "two\nlines"]), (5, ["[]", "three"])]
+    path.write_text("a, b\n1, 2\n")
+    assert rt.read_csv(str(path), strip_spaces=True) == (["a", "b"], [(2, ["1", "2"])])
+    path.write_text("")
+    with pytest.raises(rt.SubmissionError) as info:
+        rt.read_csv(str(path))
+    assert "x.csv is empty" in str(info.value)
+
+
+@pytest.mark.parametrize("value, text", [
+    (0.5, "0.500000000000000"), (1, "1.000000000000000"), (1e-7, "0.000000100000000"),
+    (2.0 / 3, "0.666666666666667"), (-0.0, "0.000000000000000"), (123.25, "123.250000000000000"),
+])
+def test_scores_are_plain_decimals_with_15_digits(value, text):
+    assert rt.format_score(value) == text
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), 1e10])
+def test_unstorable_scores_are_refused(value):
+    with pytest.raises(ValueError):
+        rt.format_score(value)
+
+
+def test_mean_is_exact_and_order_free():
+    values = [0.1] * 10 + [1e-17] * 1000
+    assert rt.mean(values) == rt.mean(list(reversed(values)))
+    assert rt.mean([]) == 0.0
+    assert rt.mean([1, 2]) == 1.5
+
+
+def run_main(tmp_path, score, capsys):
+    (tmp_path / "in" / "ref").mkdir(parents=True)
+    (tmp_path / "in" / "res").mkdir(parents=True)
+    code = rt.main(score, "T", [str(tmp_path / "in"), str(tmp_path / "out")])
+    out, err = capsys.readouterr()
+    return code, out, err, tmp_path / "out"
+
+
+def test_main_writes_scores_txt_json_and_page(tmp_path, capsys):
+    code, out, err, output = run_main(
+        tmp_path, lambda ref, res: rt.Result([("f1", 0.25), ("n", 3)], "<html>x</html>", ["3 posts"]), capsys)
+    assert code == 0 and err == ""
+    assert (output / "scores.txt").read_text() == "f1: 0.250000000000000\nn: 3.000000000000000\n"
+    assert json.loads((output / "scores.json").read_text()) == {"f1": 0.25, "n": 3.0}
+    assert (output / "detailed_results.html").read_text() == "<html>x</html>"
+    assert out == "f1: 0.250000000000000\nn: 3.000000000000000\n3 posts\n"
+    assert not (output / "metadata").exists()
+
+
+def test_main_reports_submission_errors_without_scores(tmp_path, capsys):
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "scores.txt").write_text("f1: 1\n")  # from an earlier run in the same folder
+
+    def score(ref, res):
+        raise rt.SubmissionError("pred.txt, line 3: no tab")
+    code, out, err, output = run_main(tmp_path, score, capsys)
+    assert code == 1
+    assert err == "Submission error: pred.txt, line 3: no tab\n"
+    assert not (output / "scores.txt").exists() and not (output / "scores.json").exists()
+    assert "pred.txt, line 3: no tab" in (output / "detailed_results.html").read_text()
+
+
+def test_main_hides_internal_errors(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("SCORING_DEBUG", raising=False)
+
+    def score(ref, res):
+        return {"gold-label": 1}["x"]
+    code, out, err, output = run_main(tmp_path, score, capsys)
+    assert code == 1
+    assert err == "Scoring failed with an internal error (KeyError); please report it to the organizers\n"
+    assert "gold-label" not in err
+
+
+def test_main_blames_the_organizers_for_bad_gold(tmp_path, capsys):
+    def score(ref, res):
+        raise rt.ReferenceDataError("gold.csv has no column 'spans'")
+    code, out, err, output = run_main(tmp_path, score, capsys)
+    assert code == 1 and err.startswith("Reference data error (a problem for the organizers")
+
+
+def test_main_usage(capsys):
+    assert rt.main(lambda r, s: None, "T", ["only-one"]) == 2
+    assert "usage: python3 evaluate.py INPUT_DIR OUTPUT_DIR" in capsys.readouterr().err
+
+
+def test_bad_score_keys_are_a_programming_error(tmp_path):
+    with pytest.raises(ValueError):
+        rt.write_outputs(str(tmp_path), rt.Result([("spans F1", 1.0)]))
+    with pytest.raises(ValueError):
+        rt.write_outputs(str(tmp_path), rt.Result([("a", 1.0), ("a", 2.0)]))
