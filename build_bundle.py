@@ -53,12 +53,12 @@ def build_main(argv):
             if unused:
                 raise taskdef.TaskDefinitionError("--reference names splits no phase of %s uses: %s (splits: %s)"
                                                   % (name, ", ".join(unused), ", ".join(task.splits)))
-            path = build.build_task(task, args.dist)
+            path, codabench_path = build.build_task(task, args.dist)
         except (taskdef.TaskDefinitionError, build.BuildError) as exc:
             print("%s: not built: %s" % (name, exc), file=sys.stderr)
             failures += 1
             continue
-        print("built %s" % path)
+        print("built %s and %s" % (path, codabench_path))
         if not args.no_check:
             failures += _check_samples(task, path)
     return 1 if failures else 0

@@ -74,8 +74,8 @@ def derive_split(task, split, derive, program, workdir):
     return public, kit
 
 
-def bundle_entries(task):
-    """(name, bytes) of the whole bundle, competition.yaml first."""
+def bundle_files(task):
+    """Everything but competition.yaml: ({split files by kind}, [(name, bytes)]), shared by both platforms."""
     program = program_entries(task)
     derive = _load_derive(task)
     files = {"reference": {}, "public": {}, "kit": {}}
@@ -93,24 +93,32 @@ def bundle_entries(task):
             if kit is not None:
                 files["kit"][split] = "starting_kit_%s.zip" % split
                 data.append((files["kit"][split], kit))
-    yaml_text = render.render_v15(task, files)
-    entries = [("competition.yaml", yaml_text.encode("utf-8")), ("logo.png", task.logo.read_bytes())]
+    entries = [("logo.png", task.logo.read_bytes())]
     for key, name in render.page_files(task):
         entries.append((name, (task.folder / "pages" / task.pages[key]).read_bytes()))
     entries.append(("scoring_program.zip", pack.zip_entries(program)))
     entries.extend(data)
-    return entries
+    return files, entries
+
+
+# (file name pattern, renderer): one bundle per platform, the same files, competition.yaml first in each.
+PLATFORMS = (("%s.zip", render.render_v15), ("%s-codabench.zip", render.render_v2))
 
 
 def build_task(task, dist):
-    """Write dist/<task>.zip and return its path."""
+    """Write dist/<task>.zip (CodaLab v1.5) and dist/<task>-codabench.zip; returns their paths."""
     dist = Path(dist)
     dist.mkdir(parents=True, exist_ok=True)
-    target = dist / ("%s.zip" % task.name)
-    partial = target.with_suffix(".zip.part")
-    partial.write_bytes(pack.zip_entries(bundle_entries(task)))
-    os.replace(str(partial), str(target))
-    return target
+    files, entries = bundle_files(task)
+    paths = []
+    for pattern, render_yaml in PLATFORMS:
+        target = dist / (pattern % task.name)
+        partial = target.with_name(target.name + ".part")
+        yaml_entry = ("competition.yaml", render_yaml(task, files).encode("utf-8"))
+        partial.write_bytes(pack.zip_entries([yaml_entry] + entries))
+        os.replace(str(partial), str(target))
+        paths.append(target)
+    return paths
 
 
 DIST = ROOT / "dist"

@@ -54,3 +54,11 @@ def render_v15(task, files):
         task=task, phases=task.phases, pages=page_files(task), files=files)
     yaml.safe_load(text)  # a rendering mistake must fail the build, not the upload
     return text
+
+
+def render_v2(task, files):
+    """competition.yaml text for Codabench (version 2), from the same task definition and files."""
+    text = _environment().get_template("competition-v2.yaml.j2").render(
+        task=task, phases=task.phases, pages=page_files(task), files=files)
+    yaml.safe_load(text)
+    return text

@@ -33,6 +33,7 @@ class Phase(object):
         self.description = spec.get("description", "")
         self.start = spec["start"]
         self.split = spec["split"]
+        self.end = None
         self.options = dict(PHASE_DEFAULTS)
         self.options.update((k, v) for k, v in spec.items()
                             if k not in ("label", "description", "start", "split"))
@@ -64,6 +65,10 @@ class Task(object):
         self.logo = folder / spec.get("logo", "logo.png")
         self.scoring_program = SCORING_PROGRAMS / spec.get("scoring_program", name)
         self.phases = [Phase(i, p) for i, p in enumerate(spec["phases"], 1)]
+        # Codabench needs explicit ends, each strictly before the next start; CodaLab ends a phase at the next start.
+        for phase, following in zip(self.phases, self.phases[1:]):
+            phase.end = following.start - datetime.timedelta(seconds=1)
+        self.phases[-1].end = self.end_date
         self.leaderboard_label = spec["leaderboard"]["label"]
         self.columns = [Column(i, c) for i, c in enumerate(spec["leaderboard"]["columns"], 1)]
         self.split_dirs = split_dirs

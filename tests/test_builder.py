@@ -33,7 +33,7 @@ PHASE_FIELDS = {
 @pytest.fixture
 def toy(tmp_path):
     task = make_toy(tmp_path)
-    return task, build.build_task(task, tmp_path / "dist")
+    return task, build.build_task(task, tmp_path / "dist")[0]
 
 
 def read_bundle(path):
@@ -144,16 +144,16 @@ def test_starting_kit_holds_readme_sample_submission_and_program(toy):
 
 def test_rebuild_is_byte_identical(tmp_path):
     task = make_toy(tmp_path)
-    first = build.build_task(task, tmp_path / "one").read_bytes()
-    second = build.build_task(task, tmp_path / "two").read_bytes()
+    first = b"".join(p.read_bytes() for p in build.build_task(task, tmp_path / "one"))
+    second = b"".join(p.read_bytes() for p in build.build_task(task, tmp_path / "two"))
     assert first == second
 
 
 def test_every_real_task_rebuilds_byte_identically(tmp_path):
     for name in taskdef.task_names():
         task = taskdef.load_task(name)
-        first = build.build_task(task, tmp_path / "one").read_bytes()
-        second = build.build_task(task, tmp_path / "two").read_bytes()
+        first = b"".join(p.read_bytes() for p in build.build_task(task, tmp_path / "one"))
+        second = b"".join(p.read_bytes() for p in build.build_task(task, tmp_path / "two"))
         assert first == second, name
 
 
@@ -164,7 +164,7 @@ def test_reference_override_points_a_split_at_other_gold(tmp_path):
     (other / "gold.txt").write_text("b b b b b\n")
     task = taskdef.load_task("toy", {"dev": str(other), "test": str(tmp_path / "gold" / "test")},
                              bundles_dir=tmp_path / "bundles")
-    archive, _ = read_bundle(build.build_task(task, tmp_path / "dist"))
+    archive, _ = read_bundle(build.build_task(task, tmp_path / "dist")[0])
     assert inner(archive, "reference_dev.zip").read("gold.txt") == b"b b b b b\n"
     assert inner(archive, "public_data_dev.zip").read("questions.txt").decode().count("\n") == 5
 
@@ -203,7 +203,7 @@ def test_metadata_with_extra_keys_is_refused(tmp_path):
     (task.scoring_program / "metadata").write_text("command: python3 $program/evaluate.py $input $output\n"
                                                    "description: x\n")
     with pytest.raises(build.BuildError):
-        build.build_task(task, tmp_path / "dist")
+        build.build_task(task, tmp_path / "dist")[0]
 
 
 def test_cli_builds_every_task_and_checks_samples(tmp_path):
@@ -212,5 +212,5 @@ def test_cli_builds_every_task_and_checks_samples(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     for name in taskdef.task_names():
         assert (tmp_path / ("%s.zip" % name)).is_file()
-        assert "built %s" % (tmp_path / ("%s.zip" % name)) in proc.stdout
+        assert (tmp_path / ("%s-codabench.zip" % name)).is_file()
     assert "sample submission: Finished" in proc.stdout

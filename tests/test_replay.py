@@ -14,7 +14,7 @@ from toy_task import make_toy
 
 @pytest.fixture
 def toy_bundle(tmp_path):
-    return build.build_task(make_toy(tmp_path, limit=2), tmp_path / "dist")
+    return build.build_task(make_toy(tmp_path, limit=2), tmp_path / "dist")[0]
 
 
 def submission(tmp_path, files, name="sub.zip"):
