@@ -88,15 +88,17 @@ def _check_samples(task, path):
 
 def replay_main(argv):
     parser = argparse.ArgumentParser(prog="build_bundle.py replay",
-                                     description="Replay a bundle's scoring step as the CodaLab v1.5 worker.")
+                                     description="Replay a bundle's scoring step as the platform's worker would.")
     parser.add_argument("bundle", help="a competition bundle zip (e.g. dist/toxic-spans.zip)")
     parser.add_argument("submission", nargs="?", help="a submission zip (default: the starting kit's sample)")
     parser.add_argument("--phase", type=int, help="phase number (default: the first phase)")
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object on the last line")
     parser.add_argument("--keep", action="store_true", help="keep the run directory and print its path")
+    parser.add_argument("--platform", choices=sorted(replay.WORKERS), default="codalab",
+                        help="the worker to emulate (default: codalab, the v1.5 worker)")
     args = parser.parse_args(argv)
     try:
-        report = replay.replay(args.bundle, args.submission, args.phase, keep=args.keep)
+        report = replay.replay(args.bundle, args.submission, args.phase, keep=args.keep, platform=args.platform)
     except (replay.ReplayError, OSError) as exc:
         print("replay: %s" % exc, file=sys.stderr)
         return 2

@@ -7,6 +7,7 @@ parser (and, for comparison, Codabench's).
 """
 import io
 import os
+import shlex
 import shutil
 import signal
 import stat
@@ -21,6 +22,7 @@ import yaml
 from . import scores as score_parsers
 
 DEFAULT_TIME_LIMIT = 300  # CompetitionPhase.execution_time_limit default on v1.5
+CODABENCH_TIME_LIMIT = 600  # Codabench's phase default, and the default queue's cap
 TIME_LIMIT_MESSAGE = "Execution time limit exceeded!"
 
 
@@ -89,8 +91,20 @@ def get_bundle(data, target, source, temp_parent):
 # Bundle
 
 
+class PhaseInfo(object):
+    """What a replay needs of one phase, whichever the bundle's format."""
+
+    def __init__(self, number, label, scoring_program, reference_data, starting_kit, time_limit):
+        self.number = number
+        self.label = label
+        self.scoring_program = scoring_program
+        self.reference_data = reference_data
+        self.starting_kit = starting_kit
+        self.time_limit = time_limit
+
+
 class Bundle(object):
-    """A competition bundle opened for replay (v1.5 layout)."""
+    """A competition bundle opened for replay: CodaLab v1.5 (version 1) or Codabench (version 2)."""
 
     def __init__(self, path):
         self.path = str(path)
@@ -104,22 +118,42 @@ class Bundle(object):
         if not yaml_names:
             raise ReplayError("%s holds no competition.yaml" % self.path)
         self.spec = yaml.safe_load(self.zip.read(yaml_names[0]).decode("utf-8"))
-        if not isinstance(self.spec, dict) or not isinstance(self.spec.get("phases"), dict):
-            raise ReplayError("%s: competition.yaml has no phases mapping" % self.path)
+        if not isinstance(self.spec, dict):
+            raise ReplayError("%s: competition.yaml is not a mapping" % self.path)
+        self.version = str(self.spec.get("version", "1"))
+        self.phases = self._phases_v2() if self.version == "2" else self._phases_v1()
+        if not self.phases:
+            raise ReplayError("%s: competition.yaml has no phases" % self.path)
+
+    def _phases_v1(self):
+        phases = self.spec.get("phases")
+        if not isinstance(phases, dict):
+            return []
+        return [PhaseInfo(p.get("phasenumber"), p.get("label"), p.get("scoring_program"), p.get("reference_data"),
+                          p.get("starting_kit"), p.get("execution_time_limit", DEFAULT_TIME_LIMIT))
+                for p in phases.values() if isinstance(p, dict)]
+
+    def _phases_v2(self):
+        tasks = dict((t.get("index"), t) for t in self.spec.get("tasks") or [] if isinstance(t, dict))
+        found = []
+        for number, p in enumerate(sorted(self.spec.get("phases") or [], key=lambda p: p.get("index", 0)), 1):
+            task = tasks.get((p.get("tasks") or [None])[0], {})
+            found.append(PhaseInfo(number, p.get("name"), task.get("scoring_program"), task.get("reference_data"),
+                                   p.get("starting_kit"), p.get("execution_time_limit", CODABENCH_TIME_LIMIT)))
+        return found
 
     def phase(self, number=None):
-        phases = list(self.spec["phases"].values())
         if number is None:
-            return phases[0]
-        for phase in phases:
-            if phase.get("phasenumber") == number:
+            return self.phases[0]
+        for phase in self.phases:
+            if phase.number == number:
                 return phase
         raise ReplayError("no phase %s in %s (phases: %s)"
-                          % (number, self.path, ", ".join(str(p.get("phasenumber")) for p in phases)))
+                          % (number, self.path, ", ".join(str(p.number) for p in self.phases)))
 
     def read(self, name, what):
         if not isinstance(name, str) or not name.endswith(".zip"):
-            raise ReplayError("%s is %r: only files inside the bundle can be replayed, not dataset keys"
+            raise ReplayError("%s is %r: only zip files inside the bundle can be replayed, not dataset keys"
                               % (what, name))
         try:
             return self.zip.read(name)
@@ -127,14 +161,19 @@ class Bundle(object):
             raise ReplayError("%s %s is not in the bundle" % (what, name))
 
     def columns(self):
-        """(column keys in YAML order, computed column keys)."""
+        """(column keys in leaderboard order, computed column keys) of the leaderboard the platform uses."""
+        if self.version == "2":
+            boards = self.spec.get("leaderboards") or [{}]
+            columns = boards[0].get("columns") or []
+            keys = [str(c.get("key")) for c in sorted(columns, key=lambda c: c.get("index", 0))]
+            return keys, [str(c.get("key")) for c in columns if c.get("computation")]
         columns = (self.spec.get("leaderboard") or {}).get("columns") or {}
         computed = [key for key, col in columns.items() if isinstance(col, dict) and col.get("computed")]
         return [str(key) for key in columns], computed
 
     def sample_submission(self, phase):
         """The starting kit's sample_submission.zip for this phase, or None."""
-        kit = phase.get("starting_kit")
+        kit = phase.starting_kit
         if not isinstance(kit, str) or kit not in self.zip.namelist():
             return None
         with zipfile.ZipFile(io.BytesIO(self.zip.read(kit))) as inner:
@@ -143,28 +182,180 @@ class Bundle(object):
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# The two workers
+
+
+def _write(path, text=""):
+    with open(path, "w") as handle:
+        handle.write(text)
+
+
+def _load_metadata(program_dir, names):
+    for name in names:
+        path = os.path.join(program_dir, name)
+        if os.path.isfile(path):
+            with open(path) as handle:
+                data = yaml.safe_load(handle)
+            return data if isinstance(data, dict) else {}
+    return None
+
+
+class Run(object):
+    """A prepared run directory: where things are and which commands to run."""
+
+    def __init__(self, root, cwd, output, stdout, stderr, commands, paths, setup_error=None):
+        self.root = root
+        self.cwd = cwd
+        self.output = output
+        self.stdout = stdout
+        self.stderr = stderr
+        self.commands = commands        # command strings from the program's metadata
+        self.paths = paths              # {name: host folder} for mounts
+        self.setup_error = setup_error  # what the worker reports when it cannot start the program
+
+
+class CodalabWorker(object):
+    """The v1.5 worker (spec 2.1-2.8): <run> at the same path inside the container, split(' '), no shell."""
+
+    name = "codalab"
+    label = "CodaLab v1.5"
+
+    def prepare(self, bundle, phase, submission, base):
+        root = tempfile.mkdtemp(prefix="tmp", dir=base)
+        shared = tempfile.mkdtemp(prefix="tmp", dir=base)
+        run = os.path.join(root, "run")
+        os.makedirs(run)
+        os.chmod(root, 0o777)
+        _write(os.path.join(run, "metadata"), "program: scoring_program.zip\ninput: input.txt\nstdout: \nstderr: \n")
+        get_bundle(bundle.read(phase.scoring_program, "scoring_program"), os.path.join(run, "program"),
+                   "scoring_program", run)
+        input_dir = os.path.join(run, "input")
+        os.makedirs(input_dir)
+        _write(os.path.join(input_dir, "metadata"), _input_metadata(phase.number))
+        if phase.reference_data:
+            get_bundle(bundle.read(phase.reference_data, "reference_data"), os.path.join(input_dir, "ref"),
+                       "reference_data", input_dir)
+        get_bundle(submission, os.path.join(input_dir, "res"), "submission", input_dir)
+        for name in ("history", "scores"):
+            os.makedirs(os.path.join(input_dir, name))
+            _write(os.path.join(input_dir, name, "metadata"))
+        output = os.path.join(run, "output")
+        for folder in (output, os.path.join(run, "temp")):
+            os.makedirs(folder)
+            os.chmod(folder, 0o777)
+        _write(os.path.join(output, "detailed_results.html"))
+        os.chmod(os.path.join(output, "detailed_results.html"), 0o777)
+        stdout, stderr = os.path.join(run, "stdout.txt"), os.path.join(run, "stderr.txt")
+        _write(stdout)
+        _write(stderr)
+        metadata = _load_metadata(os.path.join(run, "program"), ["metadata"]) or {}
+        command = metadata.get("command")
+        commands = [command] if isinstance(command, str) else [c for c in command or [] if isinstance(c, str)]
+        error = None if commands else "Program command is not specified."
+        return Run(root, run, output, stdout, stderr, commands, {"run": run, "shared": shared}, error)
+
+    def tokens(self, run, command, in_container=False):
+        """The worker's substitutions, in its order, then split(' ') (W L483-492). Same paths inside and out."""
+        base = run.paths["run"]
+        for variable, value in (("$program", os.path.join(base, "program")),
+                                ("$predictions", os.path.join(base, "input", "res")),
+                                ("$input", os.path.join(base, "input")),
+                                ("$output", os.path.join(base, "output")),
+                                ("$tmp", os.path.join(base, "temp")),
+                                ("$shared", run.paths["shared"])):
+            command = command.replace(variable, value)
+        return command.split(" ")
+
+    def finish(self, run, results):
+        """After the program: the worker appends its own output/metadata (exit code and time)."""
+        with open(os.path.join(run.output, "metadata"), "a") as handle:
+            yaml.safe_dump(results[0] if len(results) == 1 else results, handle, default_flow_style=False)
+        return None
+
+    def time_limit(self, phase):
+        return phase.time_limit
+
+    def parse(self, run, columns, computed):
+        return score_parsers.parse_codalab(_read_optional(os.path.join(run.output, "scores.txt")), columns,
+                                           computed)
+
+
+class CodabenchWorker(object):
+    """The Codabench compute worker (spec 4.4): /app/{program,input,output,shared}, cwd /app/program, shlex split,
+    plain extraction (no promotion, no nested zips), scores.json before scores.txt."""
+
+    name = "codabench"
+    label = "Codabench"
+    APP = {"program": "/app/program", "input": "/app/input", "output": "/app/output", "shared": "/app/shared"}
+
+    def prepare(self, bundle, phase, submission, base):
+        root = tempfile.mkdtemp(prefix="codabench-", dir=base)
+        paths = dict((name, os.path.join(root, name)) for name in ("program", "input", "output", "shared"))
+        safe_extract(bundle.read(phase.scoring_program, "scoring_program"), paths["program"], "scoring_program")
+        if phase.reference_data:
+            safe_extract(bundle.read(phase.reference_data, "reference_data"),
+                         os.path.join(paths["input"], "ref"), "reference_data")
+        safe_extract(submission, os.path.join(paths["input"], "res"), "submission")
+        for name in ("input", "output", "shared"):
+            if not os.path.isdir(paths[name]):
+                os.makedirs(paths[name])
+        stdout, stderr = os.path.join(root, "stdout.txt"), os.path.join(root, "stderr.txt")
+        _write(stdout)
+        _write(stderr)
+        metadata = _load_metadata(paths["program"], ["metadata.yaml", "metadata"])
+        command = (metadata or {}).get("command")
+        if metadata is None:
+            error = "Program directory missing 'metadata.yaml/metadata'"
+        elif not isinstance(command, str) or not command.strip():
+            error = "Program command is not specified."
+        else:
+            error = None
+        return Run(root, paths["program"], paths["output"], stdout, stderr, [command] if error is None else [],
+                   paths, error)
+
+    def tokens(self, run, command, in_container=False):
+        """Codabench's legacy substitutions, then a shell-style split (docker-py's shlex.split)."""
+        where = self.APP if in_container else run.paths
+        values = {"$ingestion_program": where["program"], "$submission_program": "/app/ingested_program",
+                  "$predictions": os.path.join(where["input"], "res"),
+                  "$hidden": os.path.join(where["input"], "ref"), "$program": where["program"],
+                  "$input": where["input"], "$output": where["output"], "$shared": where["shared"],
+                  "$tmp": where["output"]}
+        for variable in sorted(values, key=len, reverse=True):  # longest first: $ingestion_program before $program
+            command = command.replace(variable, values[variable])
+        return shlex.split(command)
+
+    def finish(self, run, results):
+        if os.path.exists(os.path.join(run.output, "metadata")):
+            return ("the scoring program wrote output/metadata: Codabench's worker writes that file itself and "
+                    "fails the submission when it already exists")
+        with open(os.path.join(run.output, "metadata"), "w") as handle:
+            yaml.safe_dump({"exitCode": results[-1]["exitCode"], "elapsedTime": results[-1]["elapsedTime"]}, handle)
+        return None
+
+    def time_limit(self, phase):
+        # The default queue caps the phase's limit at MAX_EXECUTION_TIME_LIMIT (600 s by default).
+        return min(phase.time_limit or CODABENCH_TIME_LIMIT, CODABENCH_TIME_LIMIT)
+
+    def parse(self, run, columns, computed):
+        return score_parsers.parse_codabench(_read_optional(os.path.join(run.output, "scores.json")),
+                                             _read_optional(os.path.join(run.output, "scores.txt")), columns)
+
+
+WORKERS = {"codalab": CodalabWorker, "codabench": CodabenchWorker}
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # Running
 
 
-def _substitute(command, run, shared):
-    """The worker's substitutions, in its order, then split(' ') (W L483-492)."""
-    for variable, value in (("$program", os.path.join(run, "program")),
-                            ("$predictions", os.path.join(run, "input", "res")),
-                            ("$input", os.path.join(run, "input")),
-                            ("$output", os.path.join(run, "output")),
-                            ("$tmp", os.path.join(run, "temp")),
-                            ("$shared", shared)):
-        command = command.replace(variable, value)
-    return command.split(" ")
-
-
-def _run_local(tokens, run, time_limit, stdout_path, stderr_path):
-    """Run one command in ``run``; returns (exit code, elapsed seconds, timed out)."""
+def _run_local(tokens, cwd, time_limit, stdout_path, stderr_path):
+    """Run one command; returns (exit code, elapsed seconds, timed out)."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     started = time.time()
     with open(stdout_path, "a") as out, open(stderr_path, "a") as err:
         try:
-            proc = subprocess.Popen(tokens, cwd=run, stdout=out, stderr=err, env=env, start_new_session=True)
+            proc = subprocess.Popen(tokens, cwd=cwd, stdout=out, stderr=err, env=env, start_new_session=True)
         except OSError as exc:
             err.write("%s: %s\n" % (tokens[0], exc.strerror or exc))
             return 127, time.time() - started, False
@@ -204,127 +395,106 @@ def _detailed_results(output):
     return found
 
 
-def replay(bundle_path, submission=None, phase_number=None, temp_dir=None, keep=False):
+def replay(bundle_path, submission=None, phase_number=None, temp_dir=None, keep=False, platform="codalab",
+           executor=None):
     """Replay the scoring step. ``submission`` is a path to a zip, or None for the phase's sample submission.
 
-    Returns a dict report (see ``format_report``). Raises ReplayError when nothing can be run at all.
+    ``platform`` picks the worker to emulate ("codalab" or "codabench"); ``executor`` runs the commands (default:
+    locally; see docker_run for containers). Returns a dict report (see ``format_report``). Raises ReplayError
+    when nothing can be run at all.
     """
+    worker = WORKERS[platform]()
     bundle = Bundle(bundle_path)
     phase = bundle.phase(phase_number)
-    number = phase.get("phasenumber")
     if submission is None:
         data = bundle.sample_submission(phase)
         if data is None:
             raise ReplayError("phase %s has no starting kit with a sample_submission.zip: give a submission zip"
-                              % number)
-        submission_name = "%s (starting kit sample_submission.zip)" % phase.get("starting_kit")
+                              % phase.number)
+        submission_name = "%s (starting kit sample_submission.zip)" % phase.starting_kit
     else:
         with open(str(submission), "rb") as handle:
             data = handle.read()
         submission_name = str(submission)
-    time_limit = phase.get("execution_time_limit", DEFAULT_TIME_LIMIT)
+    time_limit = worker.time_limit(phase)
+    executor = executor or LocalExecutor()
 
     base = temp_dir or tempfile.gettempdir()
     if not os.path.isdir(base):
         os.makedirs(base)
-    root = tempfile.mkdtemp(prefix="tmp", dir=base)
-    shared = tempfile.mkdtemp(prefix="tmp", dir=base)
-    run = os.path.join(root, "run")
+    run = None
     try:
-        os.makedirs(run)
-        os.chmod(root, 0o777)
-        with open(os.path.join(run, "metadata"), "w") as handle:
-            handle.write("program: scoring_program.zip\ninput: input.txt\nstdout: \nstderr: \n")
-        get_bundle(bundle.read(phase.get("scoring_program"), "scoring_program"),
-                   os.path.join(run, "program"), "scoring_program", run)
-        input_dir = os.path.join(run, "input")
-        os.makedirs(input_dir)
-        with open(os.path.join(input_dir, "metadata"), "w") as handle:
-            handle.write(_input_metadata(number))
-        if phase.get("reference_data"):
-            get_bundle(bundle.read(phase["reference_data"], "reference_data"),
-                       os.path.join(input_dir, "ref"), "reference_data", input_dir)
-        get_bundle(data, os.path.join(input_dir, "res"), "submission", input_dir)
-        for name, content in (("history", ""), ("scores", "")):
-            os.makedirs(os.path.join(input_dir, name))
-            with open(os.path.join(input_dir, name, "metadata"), "w") as handle:
-                handle.write(content)
-        output = os.path.join(run, "output")
-        for folder in (output, os.path.join(run, "temp")):
-            os.makedirs(folder)
-            os.chmod(folder, 0o777)
-        open(os.path.join(output, "detailed_results.html"), "w").close()
-        os.chmod(os.path.join(output, "detailed_results.html"), 0o777)
-        stdout_path, stderr_path = os.path.join(run, "stdout.txt"), os.path.join(run, "stderr.txt")
-        open(stdout_path, "w").close()
-        open(stderr_path, "w").close()
-
-        metadata_path = os.path.join(run, "program", "metadata")
-        metadata = {}
-        if os.path.isfile(metadata_path):
-            with open(metadata_path) as handle:
-                metadata = yaml.safe_load(handle) or {}
-        command = metadata.get("command") if isinstance(metadata, dict) else None
-        commands = [command] if isinstance(command, str) else list(command or [])
-        results, tokens_run, timed_out = [], [], False
-        if not commands:
-            with open(stderr_path, "a") as err:
-                err.write("Program command is not specified.\n")
+        run = worker.prepare(bundle, phase, data, base)
+        results, commands_run, timed_out = [], [], False
+        if run.setup_error:
+            with open(run.stderr, "a") as err:
+                err.write(run.setup_error + "\n")
             results.append({"exitCode": 1, "ingestionExitCode": 0, "elapsedTime": 0.0})
-        for cmd in commands:
-            tokens = _substitute(cmd, run, shared)
-            tokens_run.append(tokens)
-            code, elapsed, timed_out = _run_local(tokens, run, time_limit, stdout_path, stderr_path)
+        for command in run.commands:
+            code, elapsed, timed_out, shown = executor.run(worker, run, command, time_limit)
+            commands_run.append(shown)
             results.append({"exitCode": code, "ingestionExitCode": 0, "elapsedTime": round(elapsed, 3)})
             if code != 0:
                 break
-        with open(os.path.join(output, "metadata"), "a") as handle:
-            yaml.safe_dump(results[0] if len(results) == 1 else results, handle, default_flow_style=False)
-
+        finish_error = worker.finish(run, results)
         columns, computed = bundle.columns()
+        parsed = worker.parse(run, columns, computed)
+        other_worker = WORKERS["codabench" if platform == "codalab" else "codalab"]()
+        other = other_worker.parse(run, columns, computed)
         exit_code = results[-1]["exitCode"]
-        scores_txt = _read_optional(os.path.join(output, "scores.txt"))
-        scores_json = _read_optional(os.path.join(output, "scores.json"))
-        codalab = score_parsers.parse_codalab(scores_txt, columns, computed)
-        codabench = score_parsers.parse_codabench(scores_json, scores_txt, columns)
         if timed_out:
             status, reason = "Failed", TIME_LIMIT_MESSAGE
         elif exit_code != 0:
-            status, reason = "Failed", "the scoring program exited with status %s" % exit_code
-        elif not codalab.ok:
-            status, reason = "Failed", codalab.error
+            status, reason = "Failed", run.setup_error or "the scoring program exited with status %s" % exit_code
+        elif finish_error:
+            status, reason = "Failed", finish_error
+        elif not parsed.ok:
+            status, reason = "Failed", parsed.error
         else:
             status, reason = "Finished", None
         report = {
             "bundle": str(bundle_path),
             "submission": submission_name,
-            "phase": number,
-            "phase_label": phase.get("label"),
-            "platform": "codalab-v1.5 (local)",
+            "phase": phase.number,
+            "phase_label": phase.label,
+            "platform": platform,
+            "worker": "%s (%s)" % (worker.label, executor.label),
             "status": status,
             "reason": reason,
             "exit_code": exit_code,
             "elapsed_seconds": results[-1]["elapsedTime"],
             "time_limit_seconds": time_limit,
-            "command": [" ".join(t) for t in tokens_run],
-            "scores": codalab.scores if status == "Finished" else {},
-            "columns_without_score": codalab.missing,
-            "keys_without_column": codalab.ignored,
-            "score_warnings": codalab.warnings,
-            "codabench_scores": codabench.as_dict(),
-            "stdout": _read_optional(stdout_path) or "",
-            "stderr": _read_optional(stderr_path) or "",
+            "command": commands_run,
+            "scores": parsed.scores if status == "Finished" else {},
+            "columns_without_score": parsed.missing,
+            "keys_without_column": parsed.ignored,
+            "score_warnings": parsed.warnings,
+            "other_platform_scores": dict(other.as_dict(), platform=other_worker.label),
+            "stdout": _read_optional(run.stdout) or "",
+            "stderr": _read_optional(run.stderr) or "",
             "detailed_results": None,
-            "run_dir": run if keep else None,
+            "run_dir": run.root if keep else None,
         }
-        page = _detailed_results(output)
+        page = _detailed_results(run.output)
         if page is not None:
-            report["detailed_results"] = page if keep else os.path.relpath(page, run)
+            report["detailed_results"] = page if keep else os.path.relpath(page, os.path.dirname(run.output))
         return report
     finally:
-        if not keep:
-            shutil.rmtree(root, ignore_errors=True)
-        shutil.rmtree(shared, ignore_errors=True)
+        if run is not None and not keep:
+            shutil.rmtree(run.root, ignore_errors=True)
+            if "shared" in run.paths and not run.paths["shared"].startswith(run.root):
+                shutil.rmtree(run.paths["shared"], ignore_errors=True)
+
+
+class LocalExecutor(object):
+    """Runs the program with this machine's interpreter, in the worker's working directory."""
+
+    label = "local"
+
+    def run(self, worker, run, command, time_limit):
+        tokens = worker.tokens(run, command)
+        code, elapsed, timed_out = _run_local(tokens, run.cwd, time_limit, run.stdout, run.stderr)
+        return code, elapsed, timed_out, " ".join(tokens)
 
 
 def _rounded(scores):
@@ -335,14 +505,14 @@ def format_report(report):
     """The human-readable report."""
     lines = ["Replay of %s" % report["bundle"],
              "  phase %s (%s), submission %s" % (report["phase"], report["phase_label"], report["submission"]),
-             "  as the %s worker runs it: %s" % (report["platform"], " && ".join(report["command"]) or "-"),
+             "  as the %s worker runs it: %s" % (report["worker"], " && ".join(report["command"]) or "-"),
              "",
              "status: %s (exit code %s, %.2f s of %s s allowed)"
              % (report["status"], report["exit_code"], report["elapsed_seconds"], report["time_limit_seconds"])]
     if report["reason"]:
         lines.append("reason: %s" % report["reason"])
     if report["scores"]:
-        lines.append("scores (as the CodaLab leaderboard stores them):")
+        lines.append("scores (as the %s leaderboard reads them):" % report["worker"].split(" (")[0])
         width = max(len(k) for k in report["scores"])
         for key, value in report["scores"].items():
             lines.append("  %-*s  %r" % (width, key, value))
@@ -350,14 +520,15 @@ def format_report(report):
     lines.append("score keys matching no column: %s" % (", ".join(report["keys_without_column"]) or "none"))
     for warning in report["score_warnings"]:
         lines.append("warning: %s" % warning)
-    codabench = report["codabench_scores"]
+    other = report["other_platform_scores"]
     if report["status"] == "Finished":
-        if not codabench["ok"]:
-            lines.append("Codabench would fail to read the scores: %s" % codabench["error"])
-        elif _rounded(codabench["scores"]) != _rounded(report["scores"]):
-            lines.append("Codabench would read different scores: %s" % codabench["scores"])
+        if not other["ok"]:
+            lines.append("%s would fail to read these scores: %s" % (other["platform"], other["error"]))
+        elif _rounded(other["scores"]) != _rounded(report["scores"]):
+            lines.append("%s would read different scores: %s" % (other["platform"], other["scores"]))
         else:
-            lines.append("Codabench would read the same scores (to the 10 decimals both platforms store).")
+            lines.append("%s would read the same scores (to the 10 decimals both platforms store)."
+                         % other["platform"])
     if report["detailed_results"]:
         lines.append("detailed results: %s" % report["detailed_results"])
     stderr = report["stderr"].rstrip()

@@ -31,7 +31,7 @@ def test_sample_submission_scores(toy_bundle):
     assert report["scores"] == {"accuracy": 0.666666666666667, "hits": 2.0}
     assert report["columns_without_score"] == ["never_written"]
     assert report["keys_without_column"] == []
-    assert report["codabench_scores"]["ok"]
+    assert report["other_platform_scores"]["ok"]
     assert report["detailed_results"] == "output/detailed_results.html"
     assert report["stderr"] == ""
 
@@ -62,9 +62,8 @@ def test_wrapper_folder_in_submission_is_tolerated_by_the_runtime(toy_bundle, tm
 def test_run_directory_is_laid_out_like_the_worker(toy_bundle, tmp_path):
     sub = submission(tmp_path, {"answers.txt": "a b a\n"})
     report = replay.replay(toy_bundle, sub, keep=True, temp_dir=str(tmp_path / "codalab"))
-    run = report["run_dir"]
+    run = os.path.join(report["run_dir"], "run")
     try:
-        assert os.path.basename(run) == "run"
         listing = set(os.listdir(run))
         assert {"metadata", "program", "input", "output", "temp", "stdout.txt", "stderr.txt"} <= listing
         assert any(n.startswith("tmp") and n.endswith(".zip") for n in listing)  # the program download
@@ -77,7 +76,7 @@ def test_run_directory_is_laid_out_like_the_worker(toy_bundle, tmp_path):
         assert report["command"] == ["python3 %s/program/evaluate.py %s/input %s/output" % (run, run, run)]
     finally:
         import shutil
-        shutil.rmtree(os.path.dirname(run))
+        shutil.rmtree(report["run_dir"])
 
 
 def test_time_limit_fails_like_the_worker(toy_bundle, tmp_path):
@@ -162,3 +161,63 @@ def test_cli_exit_status_and_human_report_for_a_failure(toy_bundle, tmp_path):
     assert proc.returncode == 1
     assert "status: Failed" in proc.stdout
     assert "  | Submission error: answers.txt: 1 answers for 3 questions" in proc.stdout
+
+
+# --- Codabench worker emulation -------------------------------------------------------------------------------
+
+@pytest.fixture
+def toy_bundles(tmp_path):
+    return build.build_task(make_toy(tmp_path, limit=2), tmp_path / "dist")
+
+
+@pytest.mark.parametrize("which", [0, 1])  # the v1.5 bundle imported by Codabench, and the v2 bundle
+def test_codabench_replay_scores_the_sample(toy_bundles, which):
+    report = replay.replay(toy_bundles[which], platform="codabench")
+    assert report["status"] == "Finished", report["stderr"]
+    assert report["scores"] == {"accuracy": 2 / 3, "hits": 2.0}  # from scores.json, full precision
+    assert report["detailed_results"] == "output/detailed_results.html"
+    assert report["other_platform_scores"]["scores"] == {"accuracy": 0.666666666666667, "hits": 2.0}
+
+
+def test_codabench_layout_and_command(toy_bundles, tmp_path):
+    report = replay.replay(toy_bundles[1], submission(tmp_path, {"answers.txt": "a b a\n"}), platform="codabench",
+                           keep=True, temp_dir=str(tmp_path / "cb"))
+    root = report["run_dir"]
+    try:
+        assert report["command"] == ["python3 %s/program/evaluate.py %s/input %s/output" % (root, root, root)]
+        assert sorted(os.listdir(os.path.join(root, "input"))) == ["ref", "res"]  # no metadata, history, tmp files
+        assert report["time_limit_seconds"] == 2
+        assert report["phase_label"] == "Development"
+    finally:
+        import shutil
+        shutil.rmtree(root)
+
+
+def test_codabench_fails_when_the_program_writes_output_metadata(toy_bundles, tmp_path):
+    sub = submission(tmp_path, {"answers.txt": "META a b a\n"})
+    assert replay.replay(toy_bundles[0], sub)["status"] == "Finished"  # v1.5 does not mind
+    report = replay.replay(toy_bundles[0], sub, platform="codabench")
+    assert report["status"] == "Failed" and "output/metadata" in report["reason"]
+
+
+def test_codabench_reads_scores_txt_as_yaml(toy_bundles, tmp_path):
+    sub = submission(tmp_path, {"answers.txt": "WRITE:accuracy:0.5\n"})
+    assert replay.replay(toy_bundles[0], sub)["scores"] == {"accuracy": 0.5}
+    report = replay.replay(toy_bundles[0], sub, platform="codabench")
+    assert report["status"] == "Failed" and "n/a" in report["reason"]
+
+
+def test_codabench_caps_the_time_limit_at_600_seconds():
+    phase = replay.PhaseInfo(1, "x", None, None, None, 3600)
+    assert replay.CodabenchWorker().time_limit(phase) == 600
+    assert replay.CodalabWorker().time_limit(phase) == 3600
+
+
+def test_codabench_splits_commands_like_a_shell():
+    run = replay.Run("/r", "/r/program", "/r/output", None, None, [], {"program": "/r/program", "input": "/r/in",
+                                                                      "output": "/r/out", "shared": "/r/sh"})
+    tokens = replay.CodabenchWorker().tokens(run, "python3 '$program/my score.py'  $input $output", True)
+    assert tokens == ["python3", "/app/program/my score.py", "/app/input", "/app/output"]
+    v15 = replay.Run("/t", "/t/run", "/t/run/output", None, None, [], {"run": "/t/run", "shared": "/s"})
+    assert replay.CodalabWorker().tokens(v15, "python  $program/x.py $input") == [
+        "python", "", "/t/run/program/x.py", "/t/run/input"]  # double space: an empty argument on v1.5
