@@ -4,15 +4,17 @@
   python build_bundle.py [--task TASK]... [--reference [TASK:]SPLIT=DIR]... [--dist DIR] [--no-check]
       Build dist/<task>.zip for every task in bundles/ (or the ones named), then replay each phase's starting-kit
       sample submission as a check.
-  python build_bundle.py replay BUNDLE.zip [SUBMISSION.zip] [--phase N] [--json] [--keep]
+  python build_bundle.py replay BUNDLE.zip [SUBMISSION.zip] [--phase N] [--platform codalab|codabench] [--json]
       Replay the scoring step of phase N (default: the first) on SUBMISSION.zip (default: the phase's
       starting-kit sample submission) and report status, scores, unmatched keys and the participant's stderr.
+  python build_bundle.py validate BUNDLE.zip... [--platform codalab|codabench|both]
+      Check any bundle against what CodaLab v1.5 and Codabench accept; exit 1 when something must change.
 """
 import argparse
 import json
 import sys
 
-from codalab_bundles import build, replay, taskdef
+from codalab_bundles import build, replay, taskdef, validate
 
 
 def _parse_references(values, tasks):
@@ -109,10 +111,37 @@ def replay_main(argv):
     return 0 if report["status"] == "Finished" else 1
 
 
+def validate_main(argv):
+    parser = argparse.ArgumentParser(prog="build_bundle.py validate",
+                                     description="Check a competition bundle before uploading it.")
+    parser.add_argument("bundle", nargs="+", help="competition bundle zip(s), ours or anyone's")
+    parser.add_argument("--platform", choices=("codalab", "codabench", "both"),
+                        help="where it will be uploaded (default: both for a v1.5 bundle, codabench for v2)")
+    parser.add_argument("--no-replay", action="store_true", help="do not replay the starting kits' samples")
+    parser.add_argument("--json", action="store_true", help="print the findings as one JSON object")
+    args = parser.parse_args(argv)
+    platforms = None if args.platform is None else (
+        validate.PLATFORMS if args.platform == "both" else (args.platform,))
+    status = 0
+    results = {}
+    for path in args.bundle:
+        version, findings = validate.validate(path, platforms, replay=not args.no_replay)
+        results[path] = {"version": version, "passed": validate.passed(findings),
+                         "findings": [f.as_dict() for f in findings]}
+        if not args.json:
+            print(validate.format_findings(path, version, findings))
+        status = status or (0 if validate.passed(findings) else 1)
+    if args.json:
+        print(json.dumps(results, sort_keys=True))
+    return status
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "replay":
         return replay_main(argv[1:])
+    if argv and argv[0] == "validate":
+        return validate_main(argv[1:])
     if argv and argv[0] == "build":
         argv = argv[1:]
     return build_main(argv)

@@ -1,0 +1,541 @@
+"""Checking any competition bundle before upload: ours or third-party, CodaLab v1.5 and/or Codabench.
+
+The rules are data where they can be: a JSON Schema per platform (schemas/*.schema.json, each rule carrying an
+``x-fix`` hint), plus the short list of cross-file checks below (CHECKS), and a replay of each phase's
+starting-kit submission. See codalab-platforms.md sections 1, 4 and 5 for where each rule comes from.
+"""
+import datetime
+import io
+import json
+import re
+import zipfile
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+from . import replay as replays
+
+SCHEMAS = Path(__file__).resolve().parent / "schemas"
+PLATFORMS = ("codalab", "codabench")
+LABELS = {"codalab": "CodaLab v1.5", "codabench": "Codabench"}
+SEVERITIES = ("error", "warning", "note")  # notes are printed but do not fail the validation
+
+
+class Finding(object):
+    def __init__(self, severity, platform, rule, where, message, fix=None):
+        self.severity, self.platform, self.rule = severity, platform, rule
+        self.where, self.message, self.fix = where, message, fix
+
+    def as_dict(self):
+        return dict(self.__dict__)
+
+    def __repr__(self):
+        return "Finding(%s, %s, %s, %s)" % (self.severity, self.platform, self.rule, self.message)
+
+
+class Context(object):
+    """The opened bundle and what the checks share."""
+
+    def __init__(self, path, archive, spec, version):
+        self.path, self.zip, self.spec, self.version = str(path), archive, spec, version
+        self.names = set(archive.namelist())
+        self.findings = []
+
+    def add(self, severity, platform, rule, where, message, fix=None):
+        self.findings.append(Finding(severity, platform, rule, where, message, fix))
+
+    def exists(self, name):
+        """A file in the zip, or (Codabench allows it) a folder."""
+        return name in self.names or any(n.startswith(name.rstrip("/") + "/") for n in self.names)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Schema rules
+
+
+def _jsonable(value):
+    """YAML values as JSON Schema sees them: dates become tagged strings, mapping keys become strings."""
+    if isinstance(value, datetime.datetime):
+        return "<datetime %s>" % value.isoformat()
+    if isinstance(value, datetime.date):
+        return "<date %s>" % value.isoformat()
+    if isinstance(value, dict):
+        return dict((str(k), _jsonable(v)) for k, v in value.items())
+    if isinstance(value, list):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _fix_hint(error):
+    for schema in [error.schema] + [e.schema for e in (error.context or [])]:
+        if isinstance(schema, dict) and schema.get("x-fix"):
+            return schema["x-fix"]
+    return None
+
+
+def check_schema(ctx, platform, schema_name):
+    schema = json.loads((SCHEMAS / schema_name).read_text())
+    validator = jsonschema.Draft202012Validator(schema)
+    for error in sorted(validator.iter_errors(_jsonable(ctx.spec)), key=lambda e: list(map(str, e.absolute_path))):
+        where = ".".join(str(p) for p in error.absolute_path) or "(top level)"
+        ctx.add("error", platform, "schema", where, error.message, _fix_hint(error))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Cross-file checks (v1.5 bundles)
+
+
+def _v1_phases(ctx):
+    phases = ctx.spec.get("phases")
+    return [(k, p) for k, p in phases.items() if isinstance(p, dict)] if isinstance(phases, dict) else []
+
+
+def _v1_columns(ctx):
+    columns = (ctx.spec.get("leaderboard") or {}).get("columns")
+    return [(str(k), c) for k, c in columns.items() if isinstance(c, dict)] if isinstance(columns, dict) else []
+
+
+def v1_files(ctx, platform):
+    refs = [("image", ctx.spec.get("image"))]
+    refs += [("html.%s" % k, v) for k, v in (ctx.spec.get("html") or {}).items()]
+    for key, phase in _v1_phases(ctx):
+        for field in ("scoring_program", "reference_data", "input_data", "ingestion_program", "public_data",
+                      "starting_kit"):
+            if phase.get(field) is not None:
+                refs.append(("phases.%s.%s" % (key, field), phase[field]))
+    for where, name in refs:
+        if not isinstance(name, str):
+            continue
+        if where.startswith("phases.") and not name.endswith(".zip"):
+            ctx.add("note", platform, "files", where, "%r is not a .zip: it must be the key of a dataset already "
+                    "on the site" % name)
+        elif not ctx.exists(name):
+            ctx.add("error", platform, "files", where, "%s is not in the bundle" % name,
+                    "add the file at that path, relative to the zip root")
+        elif where.startswith("html.") or where == "html":
+            data = ctx.zip.read(name)
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError:
+                ctx.add("error", platform, "files", where, "%s is not UTF-8" % name, "save the page as UTF-8")
+            if not data.strip() and platform == "codabench":
+                ctx.add("error", platform, "files", where, "%s is empty: Codabench refuses empty pages" % name,
+                        "write some content")
+
+
+def v1_phase_numbers(ctx, platform):
+    numbers = [p.get("phasenumber") for _, p in _v1_phases(ctx)]
+    if all(isinstance(n, int) for n in numbers) and sorted(numbers) != list(range(1, len(numbers) + 1)):
+        ctx.add("error", platform, "phases", "phases", "phase numbers are %s: a phase ends when phasenumber+1 "
+                "starts, so gaps or repeats break the schedule" % numbers, "number the phases 1, 2, 3, ...")
+
+
+def _start(phase):
+    value = phase.get("start_date")
+    if isinstance(value, datetime.datetime):
+        return value.replace(tzinfo=None) - (value.utcoffset() or datetime.timedelta(0))
+    if isinstance(value, datetime.date):
+        return datetime.datetime(value.year, value.month, value.day)
+    return None
+
+
+def v1_phase_order(ctx, platform):
+    phases = sorted((p.get("phasenumber", 0), key, p) for key, p in _v1_phases(ctx)
+                    if isinstance(p.get("phasenumber", 0), int))
+    for (_, k1, p1), (_, k2, p2) in zip(phases, phases[1:]):
+        s1, s2 = _start(p1), _start(p2)
+        if s1 is None or s2 is None:
+            continue
+        if s2 <= s1:
+            ctx.add("error", platform, "phases", "phases.%s.start_date" % k2, "phase %s starts before or when "
+                    "phase %s starts" % (k2, k1), "give each phase a later start than the previous one")
+        elif platform == "codabench" and s2 - s1 < datetime.timedelta(days=1):
+            ctx.add("error", platform, "phases", "phases.%s.start_date" % k2, "Codabench ends phase %s one day "
+                    "before phase %s starts, which is before it begins ('Phases dates conflict')" % (k1, k2),
+                    "start each phase at least one day after the previous one")
+        elif platform == "codabench":
+            ctx.add("note", platform, "phases", "phases.%s" % k1, "Codabench's v1 import ends this phase on %s, "
+                    "one day before the next starts: no submissions in between" % (s2 - datetime.timedelta(days=1)),
+                    "build a version 2 bundle to set phase ends yourself")
+
+
+def v1_leaderboard(ctx, platform):
+    board = ctx.spec.get("leaderboard")
+    if not isinstance(board, dict):
+        ctx.add("warning", platform, "leaderboard", "leaderboard", "no leaderboard: scores are computed but "
+                "nothing is shown", "add leaderboard.leaderboards and leaderboard.columns")
+        return
+    boards = board.get("leaderboards") or {}
+    labels = [b.get("label") for b in boards.values() if isinstance(b, dict)]
+    for label in labels:
+        if isinstance(label, str) and label != label.strip():
+            ctx.add("error", platform, "leaderboard", "leaderboard.leaderboards", "label %r has surrounding spaces:"
+                    " the site strips it when creating the leaderboard but not when looking it up" % label,
+                    "remove the spaces")
+    if len(labels) > 1:
+        severity = "warning" if platform == "codabench" else "note"
+        ctx.add(severity, platform, "leaderboard", "leaderboard.leaderboards", "%d leaderboards: Codabench "
+                "attaches only the first to the phases" % len(labels), "use one leaderboard")
+    columns = _v1_columns(ctx)
+    computed = set(k for k, c in columns if c.get("computed"))
+    for key, column in columns:
+        anchor = column.get("leaderboard")
+        if isinstance(anchor, dict) and anchor.get("label") not in labels:
+            ctx.add("error", platform, "leaderboard", "leaderboard.columns.%s" % key, "its leaderboard label %r "
+                    "matches no leaderboard (%s)" % (anchor.get("label"), ", ".join(map(str, labels))),
+                    "point it at a leaderboard, e.g. leaderboard: *RESULTS")
+        spec = column.get("computed")
+        if isinstance(spec, dict):
+            fields = [f.strip() for f in str(spec.get("fields", "")).split(",") if f.strip()]
+            bad = [f for f in fields if f not in dict(columns) or f in computed]
+            if bad:
+                ctx.add("error", platform, "leaderboard", "leaderboard.columns.%s.computed" % key, "fields %s are "
+                        "not plain columns (KeyError on upload)" % ", ".join(bad), "list plain column keys")
+            if platform == "codabench":
+                ctx.add("warning", platform, "leaderboard", "leaderboard.columns.%s" % key, "computed columns are "
+                        "dropped by Codabench's v1 import: the column stays empty", "remove it, or build a v2 "
+                        "bundle with a computation")
+            elif spec.get("operation") == "Avg":
+                ctx.add("note", platform, "leaderboard", "leaderboard.columns.%s" % key, "Avg is the average "
+                        "rank of %s, not their mean score" % ", ".join(fields))
+        for field, limit in (("key", 36), ("label", 36)):
+            value = key if field == "key" else column.get("label", "")
+            if platform == "codabench" and isinstance(value, str) and len(value) > limit:
+                ctx.add("error", platform, "leaderboard", "leaderboard.columns.%s" % key, "column %s is longer "
+                        "than %d characters" % (field, limit), "shorten it to %d characters" % limit)
+        if not re.match(r"^[A-Za-z0-9_]+$", key):
+            ctx.add("warning", platform, "leaderboard", "leaderboard.columns.%s" % key, "the key has characters "
+                    "outside A-Z a-z 0-9 _", "use a plain identifier, the same in scores.txt")
+    if columns:
+        plain = [(k, c) for k, c in columns if k not in computed]
+        if platform == "codalab":
+            best = max(columns, key=lambda kc: (kc[1].get("selection_default", 0) or 0, -columns.index(kc)))
+            if not best[1].get("selection_default"):
+                best = plain[0] if plain else best
+            ctx.add("note", platform, "leaderboard", "leaderboard.columns.%s" % best[0], "CodaLab ranks the "
+                    "leaderboard by this column")
+        else:
+            first = min(columns, key=lambda kc: kc[1].get("rank", 1) if isinstance(kc[1].get("rank", 1), int) else 1)
+            if first[0] in computed:
+                ctx.add("warning", platform, "leaderboard", "leaderboard.columns.%s" % first[0], "Codabench orders "
+                        "by the column with the lowest rank, and this computed column will be empty",
+                        "give a plain column the lowest rank")
+
+
+def v1_codabench_import(ctx, platform):
+    """What Codabench's v1 unpacker drops or changes (spec 4.3)."""
+    spec = ctx.spec
+    if not spec.get("image"):
+        ctx.add("error", platform, "codabench-import", "image", "Codabench requires a logo ('An image for this "
+                "competition could not be found')", "add image: logo.png and the file")
+    if "has_registration" not in spec:
+        ctx.add("warning", platform, "codabench-import", "has_registration",
+                "has_registration absent: CodaLab lets everyone in, Codabench defaults to requiring the "
+                "organizer's approval", "set has_registration explicitly")
+    if not spec.get("competition_docker_image"):
+        ctx.add("warning", platform, "codabench-import", "competition_docker_image",
+                "competition_docker_image absent: each platform uses its own default image",
+                "set competition_docker_image, e.g. codalab/codalab-legacy:py37")
+    for key, phase in _v1_phases(ctx):
+        where = "phases.%s" % key
+        if not phase.get("label"):
+            ctx.add("error", platform, "codabench-import", where, "Codabench requires a label on every phase",
+                    "add label:")
+        if "max_submissions_per_day" not in phase:
+            ctx.add("warning", platform, "codabench-import", where, "max_submissions_per_day absent: CodaLab allows"
+                    " 999 a day, Codabench 5", "set max_submissions_per_day")
+        limit = phase.get("execution_time_limit")
+        if limit is None:
+            ctx.add("warning", platform, "codabench-import", where, "execution_time_limit absent: 300 s on CodaLab,"
+                    " 600 s on Codabench", "set execution_time_limit")
+        elif isinstance(limit, int) and limit > 600:
+            ctx.add("warning", platform, "codabench-import", where, "execution_time_limit %d s: Codabench's default"
+                    " queue stops programs at 600 s" % limit, "keep scoring under 600 s or use a custom queue")
+        value = phase.get("start_date")
+        if isinstance(value, datetime.datetime) and value.tzinfo is not None:
+            ctx.add("warning", platform, "codabench-import", where + ".start_date", "the UTC offset is discarded "
+                    "by Codabench, not converted", "write the time in UTC without an offset")
+        if len(str(phase.get("label", ""))) > 36:
+            ctx.add("error", platform, "codabench-import", where, "label longer than 36 characters",
+                    "shorten the label")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Cross-file checks (v2 bundles)
+
+
+def v2_files(ctx, platform):
+    spec = ctx.spec
+    refs = [("image", spec.get("image")), ("terms", spec.get("terms"))]
+    refs += [("pages.%d.file" % i, p.get("file")) for i, p in enumerate(spec.get("pages") or []) if isinstance(p, dict)]
+    for i, task in enumerate(spec.get("tasks") or []):
+        for field in ("scoring_program", "reference_data", "input_data", "ingestion_program"):
+            if isinstance(task, dict) and task.get(field):
+                refs.append(("tasks.%d.%s" % (i, field), task[field]))
+    for i, phase in enumerate(spec.get("phases") or []):
+        for field in ("public_data", "starting_kit"):
+            if isinstance(phase, dict) and phase.get(field):
+                refs.append(("phases.%d.%s" % (i, field), phase[field]))
+    for where, name in refs:
+        if not isinstance(name, str):
+            continue
+        if not ctx.exists(name):
+            ctx.add("error", platform, "files", where, "%s is not in the bundle ('Cannot find dataset' unless it is"
+                    " the key of existing data)" % name, "add the file at that path, relative to the zip root")
+        elif (where.startswith("pages") or where == "terms") and not ctx.zip.read(name).strip():
+            ctx.add("error", platform, "files", where, "%s is empty: Codabench refuses empty pages" % name,
+                    "write some content")
+
+
+def v2_structure(ctx, platform):
+    spec = ctx.spec
+    task_indexes = [t.get("index") for t in spec.get("tasks") or [] if isinstance(t, dict)]
+    if len(set(task_indexes)) != len(task_indexes):
+        ctx.add("error", platform, "tasks", "tasks", "task indexes repeat: %s" % task_indexes, "make them unique")
+    phases = [p for p in spec.get("phases") or [] if isinstance(p, dict)]
+    for i, phase in enumerate(phases):
+        for t in phase.get("tasks") or []:
+            if t not in task_indexes:
+                ctx.add("error", platform, "tasks", "phases.%d.tasks" % i, "task %r does not exist" % t,
+                        "use an index from tasks")
+    ordered = sorted(phases, key=lambda p: p.get("index", 0) if isinstance(p.get("index"), int) else 0)
+    for i, (phase, following) in enumerate(zip(ordered, ordered[1:])):
+        end, start = phase.get("end"), following.get("start")
+        if end is None:
+            ctx.add("error", platform, "phases", "phases.%d.end" % i, "a phase followed by another needs an end",
+                    "set end before the next phase's start")
+        elif isinstance(end, datetime.date) and isinstance(start, datetime.date) and not start > end:
+            ctx.add("error", platform, "phases", "phases.%d" % (i + 1), "starts at or before the previous phase "
+                    "ends ('Phases dates conflict')", "start it strictly after the previous end")
+    for b, board in enumerate(spec.get("leaderboards") or []):
+        columns = [c for c in (board or {}).get("columns") or [] if isinstance(c, dict)]
+        indexes = [c.get("index") for c in columns]
+        keys = [c.get("key") for c in columns]
+        for what, values in (("indexes", indexes), ("keys", keys)):
+            if len(set(values)) != len(values):
+                ctx.add("error", platform, "leaderboard", "leaderboards.%d.columns" % b, "column %s repeat: %s"
+                        % (what, values), "make them unique")
+        for c in columns:
+            for ref in c.get("computation_indexes") or []:
+                if ref not in indexes or ref == c.get("index"):
+                    ctx.add("error", platform, "leaderboard", "leaderboards.%d.columns.%s" % (b, c.get("key")),
+                            "computation_indexes names %r, which is not another column" % ref,
+                            "list other columns' indexes")
+    if len(spec.get("leaderboards") or []) > 1:
+        ctx.add("note", platform, "leaderboard", "leaderboards", "several leaderboards: check that each phase shows"
+                " the one you expect")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Scoring programs
+
+_SHELL = re.compile(r"[|&;<>`\"'*?~()]|\$(?!(program|input|output|tmp|shared|predictions|hidden|ingestion_program|"
+                    r"submission_program)\b)")
+
+
+def check_program(ctx, platform, name, where):
+    if not isinstance(name, str) or not name.endswith(".zip") or name not in ctx.names:
+        return
+    try:
+        program = zipfile.ZipFile(io.BytesIO(ctx.zip.read(name)))
+    except zipfile.BadZipFile:
+        ctx.add("error", platform, "program", where, "%s is not a zip" % name, "zip the program's files")
+        return
+    names = [n for n in program.namelist() if not n.startswith("__MACOSX/")]
+    metadata_names = [n for n in names if n.rsplit("/", 1)[-1] in ("metadata", "metadata.yaml")]
+    at_root = [n for n in metadata_names if "/" not in n]
+    if not metadata_names:
+        ctx.add("error", platform, "program", where, "%s has no metadata file: 'Program command is not "
+                "specified.'" % name, "add a file named metadata with command: python3 $program/evaluate.py "
+                "$input $output")
+        return
+    if not at_root:
+        severity = "error" if platform == "codabench" else "warning"
+        ctx.add(severity, platform, "program", where, "%s keeps its files in a folder (%s): CodaLab promotes it, "
+                "Codabench does not" % (name, metadata_names[0]), "zip the files themselves, not their folder")
+    chosen = sorted(metadata_names, key=lambda n: (n.count("/"), n.endswith(".yaml") != (platform == "codabench")))[0]
+    if platform == "codalab" and chosen.endswith(".yaml"):
+        plain = [n for n in metadata_names if n.endswith("/metadata") or n == "metadata"]
+        if not plain:
+            ctx.add("error", platform, "program", where, "CodaLab reads only a file named metadata, not "
+                    "metadata.yaml", "rename it to metadata")
+            return
+        chosen = plain[0]
+    try:
+        metadata = yaml.safe_load(program.read(chosen))
+    except yaml.YAMLError as exc:
+        ctx.add("error", platform, "program", where, "%s/%s is not YAML: %s" % (name, chosen, exc), None)
+        return
+    if not isinstance(metadata, dict) or not metadata.get("command"):
+        ctx.add("error", platform, "program", where, "%s/%s has no command" % (name, chosen),
+                "write command: python3 $program/evaluate.py $input $output")
+        return
+    extra = sorted(set(metadata) - {"command", "description"})
+    if extra and platform == "codalab":
+        ctx.add("error", platform, "program", where, "%s/%s has keys %s: the v1.5 worker downloads every other "
+                "string value as a URL" % (name, chosen, ", ".join(extra)), "keep only command (and description)")
+    commands = metadata["command"] if isinstance(metadata["command"], list) else [metadata["command"]]
+    prefix = chosen.rsplit("/", 1)[0] + "/" if "/" in chosen else ""
+    for command in commands:
+        command = str(command)
+        if _SHELL.search(command) or "  " in command or command != command.strip():
+            ctx.add("error", platform, "program", where, "command %r needs a shell, but no shell runs it (v1.5 "
+                    "splits on single spaces; Codabench splits like a shell but runs no shell)" % command,
+                    "one program with plain arguments separated by single spaces; no pipes, redirections, "
+                    "quotes or variables other than $program $input $output $tmp $shared")
+        for token in command.split(" "):
+            if token.startswith("$program/") and prefix + token[len("$program/"):] not in names:
+                ctx.add("error", platform, "program", where, "the command runs %s, which is not in %s"
+                        % (token, name), "fix the file name in the command or add the file")
+
+
+def programs(ctx, platform):
+    if ctx.version == "2":
+        for i, task in enumerate(ctx.spec.get("tasks") or []):
+            if isinstance(task, dict):
+                check_program(ctx, platform, task.get("scoring_program"), "tasks.%d.scoring_program" % i)
+    else:
+        seen = set()
+        for key, phase in _v1_phases(ctx):
+            name = phase.get("scoring_program")
+            if name not in seen:
+                seen.add(name)
+                check_program(ctx, platform, name, "phases.%s.scoring_program" % key)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Replaying the starting kits' sample submissions
+
+
+def sample_replays(ctx, platform):
+    try:
+        bundle = replays.Bundle(ctx.path)
+    except replays.ReplayError:
+        return
+    seen = set()
+    for phase in bundle.phases:
+        key = (phase.scoring_program, phase.reference_data, phase.starting_kit)
+        if key in seen or not phase.starting_kit:
+            continue
+        seen.add(key)
+        where = "phase %s (%s)" % (phase.number, phase.label)
+        try:
+            if bundle.sample_submission(phase) is None:
+                ctx.add("note", platform, "replay", where, "the starting kit has no sample_submission.zip to replay")
+                continue
+            report = replays.replay(ctx.path, None, phase.number, platform=platform)
+        except (replays.ReplayError, zipfile.BadZipFile, OSError) as exc:
+            ctx.add("error", platform, "replay", where, "the scoring step could not run: %s" % exc, None)
+            continue
+        if report["status"] != "Finished":
+            ctx.add("error", platform, "replay", where, "the starting kit's sample submission fails: %s; stderr: %s"
+                    % (report["reason"], report["stderr"].strip()[-300:]), "fix the scoring program or the kit")
+            continue
+        if report["columns_without_score"]:
+            ctx.add("warning", platform, "replay", where, "the sample submission's scores leave columns %s empty"
+                    % ", ".join(report["columns_without_score"]), "write these keys, or remove the columns")
+        if report["keys_without_column"]:
+            ctx.add("note", platform, "replay", where, "score keys %s match no column and are dropped"
+                    % ", ".join(report["keys_without_column"]))
+
+
+# (rule, bundle version, platforms, function): the cross-file checks, in the order they run.
+CHECKS = [
+    ("v1-files", "1", PLATFORMS, v1_files),
+    ("v1-phase-numbers", "1", ("codalab",), v1_phase_numbers),
+    ("v1-phase-order", "1", PLATFORMS, v1_phase_order),
+    ("v1-leaderboard", "1", PLATFORMS, v1_leaderboard),
+    ("v1-codabench-import", "1", ("codabench",), v1_codabench_import),
+    ("v2-files", "2", ("codabench",), v2_files),
+    ("v2-structure", "2", ("codabench",), v2_structure),
+    ("programs", None, PLATFORMS, programs),
+]
+
+
+def _zip_layout(path, archive, platforms):
+    """Findings about where competition.yaml is; returns (findings, yaml name or None)."""
+    findings = []
+    names = archive.namelist()
+    yamls = [n for n in names if ".yaml" in n]
+    if not yamls:
+        for p in platforms:
+            findings.append(Finding("error", p, "zip", "(zip)", "no competition.yaml in the bundle",
+                                    "put competition.yaml at the root of the zip"))
+        return findings, None
+    if "competition.yaml" not in names:
+        for p in platforms:
+            message = ("competition.yaml is in a folder (%s): %s" % (yamls[0], "every file path is then wrong "
+                       "('There is no item named overview.html')" if p == "codalab" else
+                       "'competition.yaml is missing from zip'"))
+            findings.append(Finding("error", p, "zip", "(zip)", message, "zip the bundle's files, not their folder"))
+    elif yamls[0] != "competition.yaml" and "codalab" in platforms:
+        findings.append(Finding("error", "codalab", "zip", "(zip)", "CodaLab reads the first entry whose name "
+                                "contains '.yaml', which is %s" % yamls[0], "write competition.yaml first and "
+                                "avoid other names containing .yaml"))
+    return findings, yamls[0]
+
+
+def validate(path, platforms=None, replay=True):
+    """Check a bundle. Returns (version, findings); ``platforms`` defaults to both for v1, Codabench for v2."""
+    path = str(path)
+    try:
+        archive = zipfile.ZipFile(path)
+    except (OSError, zipfile.BadZipFile) as exc:
+        return None, [Finding("error", p, "zip", "(zip)", "cannot open %s: %s" % (path, exc), None)
+                      for p in platforms or PLATFORMS]
+    with archive:
+        findings, yaml_name = _zip_layout(path, archive, platforms or PLATFORMS)
+        if yaml_name is None:
+            return None, findings
+        try:
+            spec = yaml.safe_load(archive.read(yaml_name).decode("utf-8"))
+        except (yaml.YAMLError, UnicodeDecodeError) as exc:
+            return None, findings + [Finding("error", p, "yaml", yaml_name, "not readable YAML: %s" % exc, None)
+                                     for p in platforms or PLATFORMS]
+        if not isinstance(spec, dict):
+            return None, findings + [Finding("error", p, "yaml", yaml_name, "not a mapping", None)
+                                     for p in platforms or PLATFORMS]
+        version = str(spec.get("version", "1"))
+        if version in ("1", "1.5"):
+            version = "1"
+        elif version != "2":
+            return version, findings + [Finding("error", "codabench", "schema", "version", "version %r is neither "
+                                                "1, 1.5 nor 2" % spec.get("version"), "write version: 2 or leave it "
+                                                "out for a v1.5 bundle")]
+        chosen = list(platforms or (PLATFORMS if version == "1" else ("codabench",)))
+        ctx = Context(path, archive, spec, version)
+        ctx.findings = findings
+        if version == "2" and "codalab" in chosen:
+            ctx.add("error", "codalab", "schema", "version", "a version 2 bundle cannot be uploaded to CodaLab "
+                    "v1.5 ('version' is not a Competition field)", "build the v1.5 bundle for CodaLab")
+            chosen.remove("codalab")
+        for platform in chosen:
+            if version == "1" and platform == "codalab":
+                check_schema(ctx, platform, "codalab-v1.5.schema.json")
+            if version == "2":
+                check_schema(ctx, platform, "codabench-v2.schema.json")
+        for _, for_version, for_platforms, check in CHECKS:
+            for platform in chosen:
+                if platform in for_platforms and for_version in (None, version):
+                    check(ctx, platform)
+        if replay and not any(f.severity == "error" for f in ctx.findings):
+            for platform in chosen:
+                sample_replays(ctx, platform)
+        return version, ctx.findings
+
+
+def format_findings(path, version, findings):
+    failing = [f for f in findings if f.severity != "note"]
+    lines = ["%s: %s" % (path, {"1": "CodaLab v1.5 bundle (version 1)", "2": "Codabench bundle (version 2)"}.get(
+        version, "not a readable bundle"))]
+    for f in sorted(findings, key=lambda f: (SEVERITIES.index(f.severity), f.platform)):
+        lines.append("  %-7s [%s] %s: %s" % (f.severity, LABELS.get(f.platform, f.platform), f.where, f.message))
+        if f.fix:
+            lines.append("          what to change: %s" % f.fix)
+    lines.append("OK: nothing to change" if not failing else "%d finding(s) to fix" % len(failing))
+    return "\n".join(lines)
+
+
+def passed(findings):
+    return not any(f.severity != "note" for f in findings)
