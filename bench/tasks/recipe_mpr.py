@@ -1,0 +1,40 @@
+"""Benchmark input for the recipe-mpr scoring program: synthetic gold and ranked predictions.
+
+scale 1 is the size of the real dataset (500 queries of five options); 10 and 100 multiply it.
+"""
+import json
+import os
+import random
+
+REAL_SIZE = "500 queries"
+REAL_QUERIES = 500
+TYPES = ("Specific", "Commonsense", "Negated", "Analogical", "Temporal")
+WORDS = ("baked chicken spicy vegan quick soup lasagna creamy grilled salmon tofu gluten-free slow-cooker "
+         "breakfast dessert low-fat curry rice noodles garlic lemon").split()
+
+
+def _text(rng, length):
+    return " ".join(rng.choice(WORDS) for _ in range(length))
+
+
+def make_input(input_dir, scale, seed=0):
+    rng = random.Random(seed)
+    gold, predictions = [], {}
+    for i in range(REAL_QUERIES * scale):
+        qid = "q%06d" % i
+        options = ["%010x" % rng.getrandbits(40) for _ in range(5)]
+        gold.append({
+            "id": qid,
+            "query": "Could I have %s? (%d)" % (_text(rng, 8), i),
+            "query_type": dict((t, int(rng.random() < 0.3)) for t in TYPES),
+            "options": dict((oid, _text(rng, 12)) for oid in options),
+            "answer": options[0],
+            "correctness_explanation": {"a": "b"},
+        })
+        rng.shuffle(options)
+        predictions[qid] = options  # a full ranking per query: the longest valid submission
+    for sub, name, data in (("ref", "test.json", gold), ("res", "predictions.json", predictions)):
+        folder = os.path.join(str(input_dir), sub)
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as handle:
+            json.dump(data, handle)

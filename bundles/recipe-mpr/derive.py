@@ -1,0 +1,72 @@
+"""Participants' files for a Recipe-MPR phase: the queries with their options reordered, and the starting kit.
+
+In the released dataset the correct option is always listed first, so the public data must not keep the gold
+order. Each split's options are reordered with the builder's per-split seed; the answer's slot is drawn from a
+shuffled, balanced list of slots, so every position holds the answer equally often (give or take one) and the
+position carries no information. Answers and type flags are left out.
+"""
+import importlib.util
+import json
+import os
+import random
+import shutil
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+# The scorer's gold reader, so that public query ids are exactly the ones the scorer expects.
+for _path in (os.path.join(ROOT, "scoring_programs", "common"), os.path.join(ROOT, "scoring_programs", "recipe-mpr")):
+    if _path not in sys.path:
+        sys.path.append(_path)
+
+from recipe_gold import load_reference  # noqa: E402
+
+PUBLIC_FILE = "queries.json"
+SUBMISSION_FILE = "predictions.json"
+KIT_DIR = os.path.join(HERE, "starting_kit")
+KIT_FILES = ("README.md", "word_overlap_baseline.py")
+
+
+def public_option_orders(gold, seed):
+    """For each query, its option ids in the order participants see them."""
+    rng = random.Random(seed)
+    slots = {}
+    for size in sorted(set(len(q.options) for q in gold)):
+        count = sum(1 for q in gold if len(q.options) == size)
+        balanced = [i % size for i in range(count)]
+        rng.shuffle(balanced)
+        slots[size] = iter(balanced)
+    orders = []
+    for query in gold:
+        order = [oid for oid in query.options if oid != query.answer]
+        rng.shuffle(order)
+        order.insert(next(slots[len(query.options)]), query.answer)
+        orders.append(order)
+    return orders
+
+
+def public_queries(gold, seed):
+    return [{"id": q.id, "query": q.text, "options": dict((oid, q.options[oid]) for oid in order)}
+            for q, order in zip(gold, public_option_orders(gold, seed))]
+
+
+def public_data(ctx):
+    gold = load_reference(str(ctx.reference_dir))
+    text = json.dumps(public_queries(gold, ctx.seed), indent=2, ensure_ascii=False) + "\n"
+    with open(os.path.join(str(ctx.out_dir), PUBLIC_FILE), "w", encoding="utf-8", newline="\n") as handle:
+        handle.write(text)
+
+
+def _baseline():
+    spec = importlib.util.spec_from_file_location("recipe_mpr_word_overlap_baseline",
+                                                  os.path.join(KIT_DIR, "word_overlap_baseline.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def starting_kit(ctx):
+    for name in KIT_FILES:
+        shutil.copyfile(os.path.join(KIT_DIR, name), os.path.join(str(ctx.out_dir), name))
+    _baseline().write_predictions(os.path.join(str(ctx.public_dir), PUBLIC_FILE),
+                                  os.path.join(str(ctx.submission_dir), SUBMISSION_FILE))

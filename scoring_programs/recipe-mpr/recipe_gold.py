@@ -1,0 +1,83 @@
+"""The gold data of one phase: a JSON list in the dataset's own schema (query, query_type, options, answer).
+
+Also used by the bundle's derive.py, so that public data and scoring agree on query ids.
+"""
+import json
+import os
+
+from scoring_runtime import ReferenceDataError, find_reference_file, read_text
+
+# The five query types the benchmark reports on (the released file has no others; older drafts had more).
+QUERY_TYPES = ("Specific", "Commonsense", "Negated", "Analogical", "Temporal")
+
+
+class GoldQuery(object):
+    __slots__ = ("id", "text", "options", "answer", "types")
+
+    def __init__(self, qid, text, options, answer, types):
+        self.id = qid
+        self.text = text
+        self.options = options  # option id -> description, in the file's order (dicts keep it from Python 3.6)
+        self.answer = answer
+        self.types = types  # tuple of the QUERY_TYPES flagged 1, in QUERY_TYPES order
+
+
+def default_id(position):
+    """The name of a query without an ``id`` field: its 0-based position, as q000, q001, ..."""
+    return "q%03d" % position
+
+
+def _flags(value, where):
+    if value is None:
+        return ()
+    if not isinstance(value, dict):
+        raise ReferenceDataError("%s: query_type must be an object of 0/1 flags" % where)
+    types = []
+    for name in QUERY_TYPES:
+        flag = value.get(name, 0)
+        if flag not in (0, 1):
+            raise ReferenceDataError("%s: query_type %s must be 0 or 1" % (where, name))
+        if flag == 1:
+            types.append(name)
+    return tuple(types)
+
+
+def _query(item, position, label):
+    where = "%s, query %d" % (label, position + 1)
+    if not isinstance(item, dict):
+        raise ReferenceDataError("%s: expected an object" % where)
+    qid = item.get("id", default_id(position))
+    text, options, answer = item.get("query"), item.get("options"), item.get("answer")
+    if not isinstance(qid, str) or not qid:
+        raise ReferenceDataError("%s: id must be a non-empty string" % where)
+    if not isinstance(text, str) or not text.strip():
+        raise ReferenceDataError("%s: query must be a non-empty string" % where)
+    if not isinstance(options, dict) or not options:
+        raise ReferenceDataError("%s: options must be a non-empty object (option id -> description)" % where)
+    if not all(isinstance(v, str) for v in options.values()):
+        raise ReferenceDataError("%s: every option description must be a string" % where)
+    if answer not in options:
+        raise ReferenceDataError("%s: the answer is not one of the query's options" % where)
+    return GoldQuery(qid, text, options, answer, _flags(item.get("query_type"), where))
+
+
+def parse_reference(text, label):
+    """GoldQuery list from the text of a reference file; ``label`` names the file in error messages."""
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ReferenceDataError("%s is not valid JSON (%s)" % (label, exc))
+    if not isinstance(data, list) or not data:
+        raise ReferenceDataError("%s must be a non-empty JSON list of queries" % label)
+    queries = [_query(item, i, label) for i, item in enumerate(data)]
+    seen = set()
+    for query in queries:
+        if query.id in seen:
+            raise ReferenceDataError("%s: the query id %s appears twice" % (label, query.id))
+        seen.add(query.id)
+    return queries
+
+
+def load_reference(ref_dir):
+    path = find_reference_file(ref_dir, suffix=".json")
+    return parse_reference(read_text(path, error=ReferenceDataError), os.path.basename(path))

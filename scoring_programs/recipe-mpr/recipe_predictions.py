@@ -1,0 +1,183 @@
+"""Reading ``predictions.json`` in either accepted form into one ranked list of option ids per query.
+
+Form 1 (ids):   {"q000": "08cb462fdf", "q001": ["a1...", "b2...", ...], ...}  an option id, or ids ranked best first.
+Form 2 (texts): [{"query": "...", "pred": "<description of the chosen option>", ...}, ...]  the dataset's own form,
+                as the authors' published prediction files use it; matched to the gold by query text.
+
+Messages quote only what the participant wrote or was given (ids, query texts), never an answer.
+"""
+import json
+from collections import OrderedDict
+
+from scoring_runtime import SubmissionError, find_submission_file, read_text
+
+FILE_NAME = "predictions.json"
+FORM_IDS = "query id -> option id(s)"
+FORM_TEXTS = "query objects with pred texts"
+_MAX_QUOTE = 60
+
+
+class Predictions(object):
+    def __init__(self, rankings, form, notes=()):
+        self.rankings = rankings  # query id -> list of option ids, best first (empty: no usable prediction)
+        self.form = form
+        self.notes = list(notes)
+
+
+class _Object(OrderedDict):
+    """A JSON object that remembers keys given more than once (json keeps only the last silently)."""
+    duplicates = ()
+
+
+def _object_hook(pairs):
+    obj = _Object()
+    repeated = []
+    for key, value in pairs:
+        if key in obj and key not in repeated:
+            repeated.append(key)
+        obj[key] = value
+    obj.duplicates = repeated
+    return obj
+
+
+def _kind(value):
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
+
+
+def quote(text):
+    """A participant-visible value on one line, shortened."""
+    text = u" ".join((u"%s" % (text,)).split())
+    if len(text) > _MAX_QUOTE:
+        text = text[:_MAX_QUOTE - 1] + u"\u2026"
+    return u'"%s"' % text
+
+
+def _others(count):
+    return " (and %d other quer%s)" % (count, "y" if count == 1 else "ies") if count else ""
+
+
+def _parse(text):
+    if not text.strip():
+        raise SubmissionError("%s is empty" % FILE_NAME)
+    try:
+        return json.loads(text, object_pairs_hook=_object_hook)
+    except ValueError as exc:
+        where = ", line %d, column %d" % (exc.lineno, exc.colno) if hasattr(exc, "lineno") else ""
+        reason = getattr(exc, "msg", None) or str(exc)
+        raise SubmissionError("%s%s: not valid JSON (%s)" % (FILE_NAME, where, reason))
+
+
+def _ranking_from_ids(qid, value, query):
+    where = "%s, query %s" % (FILE_NAME, quote(qid))
+    ranked = [value] if isinstance(value, str) else value
+    if not isinstance(ranked, list):
+        raise SubmissionError("%s: expected an option id (a string) or a list of option ids ranked best first, "
+                              "found %s" % (where, _kind(value)))
+    if not ranked:
+        raise SubmissionError("%s: the list of option ids is empty; rank at least one option" % where)
+    seen = set()
+    for position, option in enumerate(ranked, 1):
+        if not isinstance(option, str):
+            raise SubmissionError("%s: item %d of the list must be an option id (a string), found %s"
+                                  % (where, position, _kind(option)))
+        if option not in query.options:
+            raise SubmissionError("%s: %s is not one of this query's option ids" % (where, quote(option)))
+        if option in seen:
+            raise SubmissionError("%s: the option %s is ranked twice" % (where, quote(option)))
+        seen.add(option)
+    return list(ranked)
+
+
+def _from_ids(data, gold):
+    by_id = OrderedDict((q.id, q) for q in gold)
+    if data.duplicates:
+        raise SubmissionError("%s: query %s is given more than once; give one prediction per query"
+                              % (FILE_NAME, quote(data.duplicates[0])))
+    rankings = {}
+    for qid, value in data.items():
+        if qid not in by_id:
+            raise SubmissionError("%s: %s is not a query id of this phase (the ids are in the public data)"
+                                  % (FILE_NAME, quote(qid)))
+        rankings[qid] = _ranking_from_ids(qid, value, by_id[qid])
+    missing = [qid for qid in by_id if qid not in rankings]
+    if missing:
+        raise SubmissionError("%s has no prediction for query %s%s; every query of the phase needs one"
+                              % (FILE_NAME, quote(missing[0]), _others(len(missing) - 1)))
+    return Predictions(rankings, FORM_IDS)
+
+
+def text_key(text):
+    """Query texts are matched with runs of white space collapsed and the ends trimmed."""
+    return u" ".join(text.split())
+
+
+def _from_texts(data, gold):
+    by_text = OrderedDict()
+    for query in gold:
+        if text_key(query.text) in by_text:
+            raise SubmissionError("%s: this phase has several queries with the same text, so predictions cannot be "
+                                  "matched by query text; submit the form query id -> option id instead" % FILE_NAME)
+        by_text[text_key(query.text)] = query
+    rankings, first_item, unmatched = {}, {}, 0
+    for number, item in enumerate(data, 1):
+        where = "%s, item %d" % (FILE_NAME, number)
+        if not isinstance(item, dict):
+            raise SubmissionError('%s: expected an object with "query" and "pred" fields, found %s'
+                                  % (where, _kind(item)))
+        if "query" not in item:
+            raise SubmissionError('%s: the "query" field is missing' % where)
+        if not isinstance(item["query"], str):
+            raise SubmissionError('%s: "query" must be the query text (a string), found %s'
+                                  % (where, _kind(item["query"])))
+        query = by_text.get(text_key(item["query"]))
+        if query is None:
+            raise SubmissionError("%s: the query %s is not a query of this phase" % (where, quote(item["query"])))
+        if query.id in rankings:
+            raise SubmissionError("%s: the query %s appears twice (first in item %d); give one prediction per query"
+                                  % (where, quote(item["query"]), first_item[query.id]))
+        if "pred" not in item:
+            raise SubmissionError('%s (query %s): the "pred" field is missing' % (where, quote(item["query"])))
+        pred = item["pred"]
+        if not isinstance(pred, str):
+            raise SubmissionError('%s (query %s): "pred" must be the chosen option\'s description (a string), '
+                                  'found %s' % (where, quote(item["query"]), _kind(pred)))
+        # Correct exactly when pred is the answer's description, as in the authors' evaluation.
+        if pred == query.options[query.answer]:
+            chosen = [query.answer]
+        else:
+            chosen = [oid for oid, text in query.options.items() if text == pred][:1]
+        if not chosen:
+            unmatched += 1
+        rankings[query.id] = chosen
+        first_item[query.id] = number
+    missing = [q for q in gold if q.id not in rankings]
+    if missing:
+        raise SubmissionError("%s has no prediction for the query %s%s; every query of the phase needs one"
+                              % (FILE_NAME, quote(missing[0].text), _others(len(missing) - 1)))
+    notes = []
+    if unmatched:
+        notes.append("%d of %d pred texts match none of their query's option descriptions exactly; they count as "
+                     "wrong" % (unmatched, len(gold)))
+    return Predictions(rankings, FORM_TEXTS, notes)
+
+
+def load_predictions(res_dir, gold):
+    path = find_submission_file(res_dir, names=FILE_NAME)
+    data = _parse(read_text(path, FILE_NAME))
+    if isinstance(data, dict):
+        return _from_ids(data, gold)
+    if isinstance(data, list):
+        return _from_texts(data, gold)
+    raise SubmissionError("%s must hold a JSON object (query id -> option id, or a list of option ids ranked best "
+                          "first) or a JSON list of objects with \"query\" and \"pred\" fields; found %s"
+                          % (FILE_NAME, _kind(data)))
