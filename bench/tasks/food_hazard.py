@@ -1,0 +1,54 @@
+"""Benchmark input for the food-hazard scoring program: synthetic gold and predictions at `scale` x the test set.
+
+The gold reuses the sample-data generator (tools/sample_data/food_hazard.py), with texts repeated to the size of
+the real test file (about 2.5 MB for 997 rows), since parsing the CSV is most of the work. The submission has the
+index column, rows shuffled (so alignment by id is exercised) and about a third of the labels changed.
+"""
+import csv
+import importlib.util
+import os
+import random
+
+REAL_SIZE = "997 rows"
+REAL_ROWS = 997
+TEXT_REPEAT = 7  # generated notices average ~340 characters, the real ones ~2,350
+
+_GENERATOR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir,
+                          "tools", "sample_data", "food_hazard.py")
+
+
+def _generator():
+    spec = importlib.util.spec_from_file_location("food_hazard_sample_data", _GENERATOR)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _write(path, header, rows):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows(rows)
+
+
+def make_input(input_dir, scale, seed=0):
+    generator = _generator()
+    rng = random.Random(seed)
+    gold = generator.incidents(REAL_ROWS * scale, seed)
+    for row in gold:
+        row["text"] = "\n".join([row["text"]] * TEXT_REPEAT)
+    os.makedirs(os.path.join(input_dir, "ref"), exist_ok=True)
+    with open(os.path.join(input_dir, "ref", "incidents_test.csv"), "w", encoding="utf-8", newline="") as handle:
+        handle.write(generator.to_csv(gold))
+
+    hazards = sorted({(row["hazard-category"], row["hazard"]) for row in gold})
+    products = sorted({(row["product-category"], row["product"]) for row in gold})
+    predictions = []
+    for i, row in enumerate(gold):
+        hazard = (row["hazard-category"], row["hazard"]) if rng.random() < 0.7 else rng.choice(hazards)
+        product = (row["product-category"], row["product"]) if rng.random() < 0.6 else rng.choice(products)
+        predictions.append([i, hazard[0], product[0], hazard[1], product[1]])
+    rng.shuffle(predictions)
+    _write(os.path.join(input_dir, "res", "submission.csv"),
+           ["", "hazard-category", "product-category", "hazard", "product"], predictions)

@@ -1,0 +1,54 @@
+"""The CHEERS Round 1 measures, as the task page defines them (see README.md for the organizers' deviations).
+
+- relevance: macro-F1 of is_relevant over the classes present in gold or prediction (scikit-learn's semantics);
+- sectors: mean of |Y ∩ {z}| / |Y ∪ {z}| over the sentences predicted relevant, leaving out gold-relevant
+  sentences without sectors;
+- HumImpact: the average of the two.
+"""
+from scoring_runtime import mean
+
+
+def class_counts(gold, predicted, label):
+    """(true positives, gold count, predicted count) of one class."""
+    tp = sum(1 for g, p in zip(gold, predicted) if g == label and p == label)
+    return tp, sum(1 for g in gold if g == label), sum(1 for p in predicted if p == label)
+
+
+def f1_per_class(gold, predicted):
+    """{class: F1} for every class occurring in gold or prediction. F1 = 2·TP / (gold + predicted), which is
+    0 for a class that is never predicted correctly (scikit-learn's zero_division default)."""
+    scores = {}
+    for label in sorted(set(gold) | set(predicted)):
+        tp, in_gold, in_predicted = class_counts(gold, predicted, label)
+        scores[label] = 2.0 * tp / (in_gold + in_predicted)
+    return scores
+
+
+def macro_f1(gold, predicted):
+    """Unweighted mean of the per-class F1; 1.0 when gold and prediction agree on a single class everywhere."""
+    if len(gold) != len(predicted):
+        raise ValueError("gold and predicted differ in length")
+    per_class = f1_per_class(gold, predicted)
+    return mean(per_class.values()) if per_class else 0.0
+
+
+def sector_credit(gold_relevant, gold_sectors, predicted_relevant, predicted_sector):
+    """One sentence's share of the sector accuracy, or None when the sentence is not counted.
+
+    Counted: predicted relevant, unless the gold is relevant with no sector. A gold non-relevant sentence has
+    Y = ∅ and so earns 0, like a wrong or missing (-1) sector.
+    """
+    if not predicted_relevant or (gold_relevant and not gold_sectors):
+        return None
+    y, z = frozenset(gold_sectors), frozenset([predicted_sector])
+    return len(y & z) / float(len(y | z))
+
+
+def sector_accuracy(credits):
+    """Mean of the counted sentences' credits (None entries are not counted); 0 when none is counted."""
+    counted = [c for c in credits if c is not None]
+    return mean(counted) if counted else 0.0
+
+
+def hum_impact(relevance_f1, sectors_accuracy):
+    return 0.5 * relevance_f1 + 0.5 * sectors_accuracy

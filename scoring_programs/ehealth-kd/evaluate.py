@@ -1,0 +1,146 @@
+"""Scoring program of eHealth-KD 2019: key phrases and relations in Spanish health sentences, three scenarios.
+
+Scores (those of the 2019 leaderboard): main_score, m_prec, m_rec (scenario 1: both subtasks), a_f1, a_prec,
+a_rec (scenario 2: key phrases), b_f1, b_prec, b_rec (scenario 3: relations). An absent scenario scores 0.
+"""
+import io
+import os
+import sys
+
+# In the repository the shared runtime sits in ../common; in a built scoring program it sits beside this file.
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "common"))
+
+from scoring_runtime import SubmissionError, ReferenceDataError, Result, main, read_text  # noqa: E402
+
+import kd_report  # noqa: E402
+from kd_collection import FormatProblem, load_scenario  # noqa: E402
+from kd_layout import SCENARIOS, expected_layout, find_scenarios  # noqa: E402
+from kd_matching import match_sentence  # noqa: E402
+from kd_metrics import Counts, keyphrase_counts, relation_counts  # noqa: E402
+
+TITLE = "eHealth-KD 2019: detailed results"
+KEYS = {1: ("main_score", "m_prec", "m_rec"), 2: ("a_f1", "a_prec", "a_rec"), 3: ("b_f1", "b_prec", "b_rec")}
+# A file in the reference data saying that its gold is public (trial, development): the detailed results may
+# then show per-sentence examples. Without it only aggregates are shown, so a test phase reveals no gold item.
+PUBLIC_GOLD_MARKER = "gold_is_public.txt"
+_KIND_NAMES = {"sentences": "output_scenario%d.txt", "a": "output_a_scenario%d.txt", "b": "output_b_scenario%d.txt"}
+
+
+def _lines(path, name, error):
+    """The file's lines as a stream (a submission can be large); a decoding error names its line and byte."""
+    try:
+        with io.open(path, encoding="utf-8-sig", newline=None) as handle:
+            for line in handle:
+                yield line
+    except UnicodeDecodeError:
+        read_text(path, name, error)  # raises the precise message
+        raise error("%s is not UTF-8 text" % name)
+
+
+def _load(files, error, wanted=None):
+    streams = [_lines(files.paths[k], files.names[k], error) for k in ("sentences", "a", "b")]
+    return load_scenario(streams[0], streams[1], streams[2], files.names["a"], files.names["b"], wanted)
+
+
+def _load_gold(files):
+    missing = files.missing()
+    if missing:
+        raise ReferenceDataError("scenario %d of the reference data lacks %s"
+                                 % (files.number, ", ".join(_KIND_NAMES[k] % files.number for k in missing)))
+    try:
+        return _load(files, ReferenceDataError)
+    except FormatProblem as problem:
+        # Organizers can inspect their own file; the message, seen by participants, must not quote gold data.
+        raise ReferenceDataError("%s: %s" % (problem.where, problem.summary))
+
+
+def _load_submission(files, wanted):
+    missing = files.missing()
+    if missing:
+        raise SubmissionError("%s: scenario %d needs %s as well (an empty file is fine for output_a/output_b)"
+                              % (files.folder or "the top level of the zip", files.number,
+                                 " and ".join(_KIND_NAMES[k] % files.number for k in missing)))
+    try:
+        return _load(files, SubmissionError, wanted)
+    except FormatProblem as problem:
+        raise SubmissionError(str(problem))
+
+
+def _pair_sentences(gold, annotated, submitted, name, notes):
+    """(gold, submitted) sentence pairs for the annotated gold sentences, which must be returned unchanged.
+
+    The message names the first differing line of the whole file, annotated or not, so that it does not tell
+    which sentences of scenario 1 are the scored ones.
+    """
+    differing = [index for index, text in enumerate(gold.texts)
+                 if index >= len(submitted.texts) or submitted.texts[index] != text]
+    if differing:
+        first = differing[0]
+        if first >= len(submitted.texts):
+            problem = ("%s has %d sentences where the given sentence file has %d"
+                       % (name, len(submitted.texts), len(gold.texts)))
+        else:
+            problem = ("%s, line %d: the sentence differs from line %d of the given sentence file (%d line%s differ"
+                       " or are missing in all)" % (name, first + 1, first + 1, len(differing),
+                                                     "" if len(differing) == 1 else "s"))
+        if set(differing) & set(annotated):
+            raise SubmissionError(problem + "; return every sentence unchanged, one per line, in the given order")
+        notes.append("Warning: %s; those sentences are not scored, so this does not change the scores" % problem)
+    if len(submitted.texts) > len(gold.texts):
+        notes.append("Note: %s has %d more lines than the given sentence file; they are ignored"
+                     % (name, len(submitted.texts) - len(gold.texts)))
+    if submitted.cross_sentence_relations:
+        notes.append("Note: relations between key phrases of different sentences are ignored (%d in %s)"
+                     % (submitted.cross_sentence_relations, name))
+    return [(gold.sentence(index), submitted.sentence(index)) for index in annotated]
+
+
+def _counts(number, matches):
+    total = Counts()
+    for match in matches:
+        if number in (1, 2):
+            total = total + keyphrase_counts(match)
+        if number in (1, 3):
+            total = total + relation_counts(match)
+    return total
+
+
+def score(ref_dir, res_dir):
+    gold_files = find_scenarios(ref_dir, ReferenceDataError, "reference data")
+    if not gold_files:
+        raise ReferenceDataError("the reference data holds no scenario files; expected %s" % expected_layout())
+    submitted_files = find_scenarios(res_dir, SubmissionError, "submission")
+    if not submitted_files:
+        raise SubmissionError("the submission holds no scenario files; expected at the root of the zip %s"
+                              % expected_layout())
+    notes = []
+    outcomes = []
+    scores = []
+    for number, folder in SCENARIOS:
+        counts, matches = None, []
+        if number not in gold_files:
+            status = "not in this phase"
+        elif number not in submitted_files:
+            status = "not submitted"
+        else:
+            gold = _load_gold(gold_files[number])
+            annotated = gold.annotated()
+            files = submitted_files[number]
+            submitted = _load_submission(files, set(annotated))
+            pairs = _pair_sentences(gold, annotated, submitted, files.names["sentences"], notes)
+            matches = [match_sentence(g, s) for g, s in pairs]
+            counts = _counts(number, matches)
+            status = "%d sentences" % len(pairs)
+            notes.append("Scenario %d: %d annotated sentences scored; C=%d I=%d P=%d M=%d S=%d"
+                         % ((number, len(pairs)) + counts.as_tuple()))
+        if counts is None:
+            notes.append("Scenario %d: %s, scored 0" % (number, status))
+        outcomes.append((number, folder, status, counts, matches))
+        figures = (counts.f1(), counts.precision(), counts.recall()) if counts else (0.0, 0.0, 0.0)
+        scores.extend(zip(KEYS[number], figures))
+    show_examples = os.path.isfile(os.path.join(ref_dir, PUBLIC_GOLD_MARKER))
+    return Result(scores, kd_report.build(TITLE, outcomes, show_examples), notes)
+
+
+if __name__ == "__main__":
+    sys.exit(main(score, TITLE))

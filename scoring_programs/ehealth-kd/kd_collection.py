@@ -1,0 +1,223 @@
+"""Reading one eHealth-KD 2019 scenario: the sentence file, key phrases (output_a) and relations (output_b).
+
+Offsets and normalisations follow the official 2019 scorer, so that well-formed files load exactly as it loaded
+them: stripped lines, one newline after each sentence, single spans split into words, relation labels lower-cased,
+duplicate relations dropped. A malformed line raises ``FormatProblem``, which the caller turns into a
+SubmissionError (with the details) or a ReferenceDataError (without them: a message about gold data must not show
+its contents).
+
+Files are given as iterables of lines, so a large submission is read as a stream. Every line is checked, but only
+the sentences the caller asks for (``wanted``) keep their annotations: in scenario 1 that is 100 of 8,800.
+"""
+import bisect
+import io
+
+
+class FormatProblem(Exception):
+    def __init__(self, where, summary, detail):
+        Exception.__init__(self, "%s: %s" % (where, detail))
+        self.where = where
+        self.summary = summary  # says what is wrong without quoting the line
+        self.detail = detail
+
+
+class Keyphrase(object):
+    __slots__ = ("id", "label", "spans", "line", "sentence")
+
+    def __init__(self, kid, label, spans, line, sentence):
+        self.id = kid
+        self.label = label
+        self.spans = spans  # sentence-relative (start, end) pairs, sorted, end exclusive
+        self.line = line
+        self.sentence = sentence  # index of its sentence
+
+
+class Relation(object):
+    __slots__ = ("label", "source", "target", "line")
+
+    def __init__(self, label, source, target, line):
+        self.label = label
+        self.source = source  # Keyphrase objects of the same sentence
+        self.target = target
+        self.line = line
+
+
+class Sentence(object):
+    __slots__ = ("text", "line", "keyphrases", "relations")
+
+    def __init__(self, text, line):
+        self.text = text
+        self.line = line  # 1-based line of the sentence file
+        self.keyphrases = []
+        self.relations = []
+
+    @property
+    def annotated(self):
+        return bool(self.keyphrases or self.relations)
+
+
+class Scenario(object):
+    """The sentence texts of a scenario and the annotated Sentence objects of the sentences that were kept."""
+
+    def __init__(self, texts):
+        self.texts = texts
+        self.kept = {}  # sentence index -> Sentence
+        self.cross_sentence_relations = 0
+
+    def sentence(self, index):
+        found = self.kept.get(index)
+        return found if found is not None else Sentence(self.texts[index], index + 1)
+
+    def annotated(self):
+        """Indices of the sentences with at least one key phrase or relation, in file order."""
+        return sorted(index for index, sentence in self.kept.items() if sentence.annotated)
+
+    @property
+    def sentences(self):
+        return [self.sentence(index) for index in range(len(self.texts))]
+
+
+def text_lines(text):
+    """The lines of a text as a text-mode file yields them (\\n, \\r\\n and \\r end a line)."""
+    return io.StringIO(text, newline=None)
+
+
+def word_spans(text, start, end):
+    """A single span cut at every space of the sentence text: one span per word."""
+    spans = []
+    position = start
+    for word in text[start:end].split(" "):
+        if word:
+            spans.append((position, position + len(word)))
+        position += len(word) + 1
+    return tuple(spans)
+
+
+def _whole_number(field, where):
+    try:
+        return int(field)
+    except ValueError:
+        raise FormatProblem(where, "a key-phrase ID that is not a whole number",
+                            "the key-phrase ID %r is not a whole number" % field.strip())
+
+
+def _parse_spans(field, where):
+    spans = []
+    for piece in field.split(";"):
+        bounds = piece.split()
+        try:
+            if len(bounds) != 2:
+                raise ValueError
+            start, end = int(bounds[0]), int(bounds[1])
+        except ValueError:
+            raise FormatProblem(where, "malformed spans", "the spans %r are not START END pairs of whole numbers "
+                                                          "joined by ';'" % field.strip())
+        if start < 0:
+            raise FormatProblem(where, "a negative offset", "the span %d %d has a negative offset" % (start, end))
+        if end < start:  # an empty span is accepted, as the official scorer did (its baseline has some)
+            raise FormatProblem(where, "a reversed span",
+                                "the span %d %d is reversed (END must not be less than START)" % (start, end))
+        spans.append((start, end))
+    return spans
+
+
+def _wrong_fields(where, count, layout):
+    return FormatProblem(where, "a wrong number of fields", "expected %s, found %d tab-separated field%s"
+                         % (layout, count, "" if count == 1 else "s"))
+
+
+def _load_keyphrases(lines, name, scenario, wanted):
+    texts = scenario.texts
+    starts = []
+    total = 0
+    for text in texts:
+        starts.append(total)
+        total += len(text) + 1
+    by_id = {}  # id -> its Keyphrase when its sentence is kept, else its sentence index
+    for number, raw in enumerate(lines, 1):
+        if not raw or raw.isspace():
+            continue
+        where = "%s, line %d" % (name, number)
+        fields = raw.rstrip("\r\n").split("\t")
+        if len(fields) not in (3, 4):
+            raise _wrong_fields(where, len(fields), "ID<TAB>START END[;START END...]<TAB>LABEL[<TAB>TEXT]")
+        kid = _whole_number(fields[0], where)
+        label = fields[2].strip()
+        if not label:
+            raise FormatProblem(where, "an empty label", "the label is empty")
+        if kid in by_id:
+            raise FormatProblem(where, "a duplicate key-phrase ID", "the key-phrase ID %d is used twice" % kid)
+        spans = _parse_spans(fields[1], where)
+        # The key phrase belongs to the sentence where its first span (as written) starts.
+        first = spans[0][0]
+        if first >= total:
+            raise FormatProblem(where, "a span outside the sentence file",
+                                "the span %d %d starts after the end of the sentence file (%d characters)"
+                                % (first, spans[0][1], total))
+        index = bisect.bisect_right(starts, first) - 1
+        base, length = starts[index], len(texts[index])
+        for start, end in spans:
+            if start < base or end > base + length:
+                raise FormatProblem(where, "a span outside its sentence",
+                                    "the span %d %d does not lie inside the sentence on line %d of the sentence "
+                                    "file (characters %d to %d)" % (start, end, index + 1, base, base + length))
+        if wanted is not None and index not in wanted:
+            by_id[kid] = index
+            continue
+        relative = sorted((start - base, end - base) for start, end in spans)
+        if len(relative) == 1:
+            relative = word_spans(texts[index], relative[0][0], relative[0][1])
+        sentence = scenario.kept.get(index)
+        if sentence is None:
+            sentence = scenario.kept[index] = Sentence(texts[index], index + 1)
+        keyphrase = Keyphrase(kid, label, tuple(relative), number, index)
+        sentence.keyphrases.append(keyphrase)
+        by_id[kid] = keyphrase
+    return by_id
+
+
+def _sentence_of(entry):
+    return entry if isinstance(entry, int) else entry.sentence
+
+
+def _load_relations(lines, name, scenario, by_id):
+    seen = set()
+    for number, raw in enumerate(lines, 1):
+        if not raw or raw.isspace():
+            continue
+        where = "%s, line %d" % (name, number)
+        fields = raw.rstrip("\r\n").split("\t")
+        if len(fields) != 3:
+            raise _wrong_fields(where, len(fields), "LABEL<TAB>SOURCE_ID<TAB>TARGET_ID")
+        label = fields[0].strip().lower()
+        if not label:
+            raise FormatProblem(where, "an empty relation label", "the relation label is empty")
+        ends = []
+        for field in fields[1:]:
+            kid = _whole_number(field, where)
+            if kid not in by_id:
+                raise FormatProblem(where, "an unknown key-phrase ID",
+                                    "the key-phrase ID %d is not defined in the output_a file" % kid)
+            ends.append(by_id[kid])
+        source, target = ends
+        index = _sentence_of(source)
+        if index != _sentence_of(target):
+            scenario.cross_sentence_relations += 1  # the official scorer ignores relations between sentences
+            continue
+        if isinstance(source, int):
+            continue  # a sentence the caller does not need
+        key = (label, source.id, target.id)  # IDs are unique in the file, so one set serves every sentence
+        if key in seen:
+            continue  # duplicates count once, in gold and submission alike
+        seen.add(key)
+        scenario.kept[index].relations.append(Relation(label, source, target, number))
+
+
+def load_scenario(sentence_lines, a_lines, b_lines, a_name, b_name, wanted=None):
+    """Parse one scenario from three iterables of lines; ``a_name`` and ``b_name`` label them in messages.
+
+    ``wanted``: indices of the sentences whose annotations are kept (None: all)."""
+    scenario = Scenario([line.strip() for line in sentence_lines])
+    by_id = _load_keyphrases(a_lines, a_name, scenario, wanted)
+    _load_relations(b_lines, b_name, scenario, by_id)
+    return scenario

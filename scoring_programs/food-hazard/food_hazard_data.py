@@ -1,0 +1,155 @@
+"""Reading the gold incidents file and a participant's submission.csv, and aligning the two row by row."""
+import os
+import re
+
+from scoring_runtime import SubmissionError, ReferenceDataError, read_csv
+
+SUBMISSION_NAME = "submission.csv"
+SUBTASKS = (("st1", "hazard-category", "product-category"),
+            ("st2", "hazard", "product"))
+LABEL_COLUMNS = tuple(column for _, hazard, product in SUBTASKS for column in (hazard, product))
+# DataFrame.to_csv writes the index under an empty name; some people name it.
+INDEX_NAMES = ("", "id")
+
+_INTEGER = re.compile(r"^[+-]?[0-9]+$")
+
+
+def _normalize_id(value):
+    """Ids compare as integers when they are integers (" 7", "07" and "7" are the same row), else as text."""
+    value = value.strip()
+    return str(int(value)) if _INTEGER.match(value) else value
+
+
+def _squash(name):
+    return re.sub(r"[^a-z]", "", name.lower())
+
+
+class LabelTable(object):
+    """Label columns of a CSV, one list per column, with each row's id (None without an index column) and line."""
+
+    def __init__(self, ids, columns, lines):
+        self.ids = ids
+        self.columns = columns
+        self.lines = lines
+
+    def __len__(self):
+        return len(self.lines)
+
+
+def _cells(header, rows, label, error, wanted, index):
+    """Check cell counts and empty labels; return (ids, {column: labels}, lines)."""
+    positions = dict((name, header.index(name)) for name in wanted)
+    ids = [] if index else None
+    columns = dict((name, []) for name in wanted)
+    lines = []
+    for line, record in rows:
+        if len(record) != len(header):
+            raise error("%s, line %d: %d cells where the header has %d columns (%s)"
+                        % (label, line, len(record), len(header), ", ".join(repr(h) for h in header)))
+        where = "%s, line %d" % (label, line)
+        if index:
+            row_id = _normalize_id(record[0])
+            if not row_id:
+                raise error("%s: the index column (the first one) is empty" % where)
+            ids.append(row_id)
+            where += " (id %s)" % row_id
+        for name in wanted:
+            value = record[positions[name]]
+            if not value.strip():
+                raise error("%s: the '%s' cell is empty" % (where, name))
+            columns[name].append(value)
+        lines.append(line)
+    return ids, columns, lines
+
+
+def read_gold(path):
+    label = "reference file " + os.path.basename(path)
+    header, rows = read_csv(path, label, ReferenceDataError, stream=True)
+    header = [cell.strip() for cell in header]
+    missing = [name for name in LABEL_COLUMNS if name not in header]
+    if missing:
+        raise ReferenceDataError("%s has no column %s" % (label, ", ".join(repr(m) for m in missing)))
+    index = header[0] in INDEX_NAMES
+    ids, columns, lines = _cells(header, rows, label, ReferenceDataError, LABEL_COLUMNS, index)
+    if not lines:
+        raise ReferenceDataError("%s has no rows" % label)
+    if ids is None:
+        ids = [str(i) for i in range(len(lines))]
+    elif len(set(ids)) != len(ids):
+        raise ReferenceDataError("%s: the index column has duplicate ids" % label)
+    return LabelTable(ids, columns, lines)
+
+
+def _submission_columns(header):
+    """Validate the header; return (has index column, [label columns present])."""
+    name = SUBMISSION_NAME
+    allowed = "'" + "', '".join(LABEL_COLUMNS) + "'"
+    index = header[0] in INDEX_NAMES
+    seen = []
+    for position, column in enumerate(header[1:] if index else header, 2 if index else 1):
+        if column in seen:
+            raise SubmissionError("%s: column '%s' appears twice in the header" % (name, column))
+        if column not in LABEL_COLUMNS:
+            if not column:
+                problem = "column %d of the header has no name (only the first column, the index, may be unnamed)"
+                raise SubmissionError("%s: %s" % (name, problem % position))
+            close = [c for c in LABEL_COLUMNS if _squash(c) == _squash(column)]
+            hint = "did you mean '%s'?" % close[0] if close else "the columns are %s" % allowed
+            if column.startswith("Unnamed:"):
+                hint = ("this is an index pandas wrote twice; read incidents.csv with index_col=0, "
+                        "or write with index=False")
+            elif not close and not any(c in LABEL_COLUMNS for c in header):
+                hint = ("the first line must be the header: an optional index column, then %s" % allowed)
+            raise SubmissionError("%s: unknown column '%s' in the header; %s" % (name, column, hint))
+        seen.append(column)
+    present = [c for c in LABEL_COLUMNS if c in seen]
+    for subtask, hazard, product in SUBTASKS:
+        if (hazard in seen) != (product in seen):
+            have, lack = (hazard, product) if hazard in seen else (product, hazard)
+            raise SubmissionError("%s: column '%s' is missing; %s needs both '%s' and '%s' (found '%s' alone)"
+                                  % (name, lack, subtask.upper(), hazard, product, have))
+    if not present:
+        raise SubmissionError("%s: no label columns; expected %s (or one of the two pairs)" % (name, allowed))
+    return index, present
+
+
+def _order_by_id(table, gold):
+    """Positions of the gold rows in the submission, checking that the two sets of ids are the same."""
+    name = SUBMISSION_NAME
+    where = {}
+    for row_id, line in zip(table.ids, table.lines):
+        if row_id in where:
+            raise SubmissionError("%s, line %d: id %s appears twice (first on line %d)"
+                                  % (name, line, row_id, table.lines[where[row_id]]))
+        where[row_id] = len(where)
+    gold_ids = set(gold.ids)
+    for row_id, line in zip(table.ids, table.lines):
+        if row_id not in gold_ids:
+            raise SubmissionError("%s, line %d: id %s is not an id of the data file (ids run %s to %s there)"
+                                  % (name, line, row_id, gold.ids[0], gold.ids[-1]))
+    missing = [row_id for row_id in gold.ids if row_id not in where]
+    if missing:
+        shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
+        raise SubmissionError("%s: %d of the %d ids of the data file have no row (%s)"
+                              % (name, len(missing), len(gold.ids), shown))
+    return [where[row_id] for row_id in gold.ids]
+
+
+def read_submission(path, gold):
+    """The submission's label columns in the gold's row order, as {column: labels} (only the columns given)."""
+    header, rows = read_csv(path, SUBMISSION_NAME, SubmissionError, stream=True)
+    header = [cell.strip() for cell in header]
+    index, present = _submission_columns(header)
+    ids, columns, lines = _cells(header, rows, SUBMISSION_NAME, SubmissionError, present, index)
+    table = LabelTable(ids, columns, lines)
+    if not len(table):
+        raise SubmissionError("%s has a header but no rows: expected one row per incident (%d)"
+                              % (SUBMISSION_NAME, len(gold)))
+    if index:
+        order = _order_by_id(table, gold)
+        return dict((column, [labels[i] for i in order]) for column, labels in columns.items())
+    if len(table) != len(gold):
+        raise SubmissionError("%s has %d rows but the data file has %d incidents; without an index column rows "
+                              "are matched by position, so give one row per incident in the file's order"
+                              % (SUBMISSION_NAME, len(table), len(gold)))
+    return columns

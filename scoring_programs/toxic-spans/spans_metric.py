@@ -1,0 +1,92 @@
+"""The SemEval-2021 Task 5 metric: per-post F1 over character offsets, averaged over all gold posts.
+
+Per post, with P the predicted and G the gold offsets (as sets):
+  G empty          -> 1 if P is empty, else 0
+  P empty (G not)  -> 0
+  otherwise        -> 2|P & G| / (|P| + |G|)
+Precision |P & G| / |P| and recall |P & G| / |G| follow the same rule whenever P or G is empty, so that the
+three numbers agree on the posts where they are not defined.
+"""
+from scoring_runtime import mean
+
+# Per-post F1 histogram: exact 0 and exact 1 get bars of their own, as they are the most frequent values.
+F1_BIN_LABELS = ("0", "0\u20130.2", "0.2\u20130.4", "0.4\u20130.6", "0.6\u20130.8", "0.8\u20131", "1")
+
+
+def post_scores(predicted, gold):
+    """(F1, precision, recall) of one post; both arguments are collections of DISTINCT offsets."""
+    if not gold or not predicted:
+        value = 1.0 if not gold and not predicted else 0.0
+        return value, value, value
+    common = len(set(predicted).intersection(gold))
+    # 2 * common / (|P| + |G|) with ints: the same correctly rounded float as the official float(nom) / float(denom).
+    return 2 * common / float(len(predicted) + len(gold)), common / float(len(predicted)), common / float(len(gold))
+
+
+def f1_bin(value):
+    """Index into F1_BIN_LABELS."""
+    if value <= 0.0:
+        return 0
+    if value >= 1.0:
+        return len(F1_BIN_LABELS) - 1
+    return 1 + min(4, int(value * 5))
+
+
+class GroupScores(object):
+    """Mean scores of a group of posts."""
+
+    def __init__(self):
+        self.f1, self.precision, self.recall = [], [], []
+
+    def add(self, f1, precision, recall):
+        self.f1.append(f1)
+        self.precision.append(precision)
+        self.recall.append(recall)
+
+    @property
+    def count(self):
+        return len(self.f1)
+
+    def means(self):
+        return mean(self.f1), mean(self.precision), mean(self.recall)
+
+
+class Summary(object):
+    """Everything reported about one submission: the means and aggregate counts (nothing per post)."""
+
+    # Post groups by (gold empty, prediction empty), in the order the report shows them.
+    GROUPS = (
+        ("gold has spans, spans predicted", False, False),
+        ("gold has spans, nothing predicted", False, True),
+        ("gold has no span, nothing predicted", True, True),
+        ("gold has no span, spans predicted", True, False),
+    )
+
+    def __init__(self):
+        self.all = GroupScores()
+        self.groups = dict(((gold_empty, pred_empty), GroupScores()) for _, gold_empty, pred_empty in self.GROUPS)
+        self.f1_histogram = [0] * len(F1_BIN_LABELS)
+        self.offsets_predicted = 0
+
+    def add(self, predicted, gold):
+        scores = post_scores(predicted, gold)
+        self.all.add(*scores)
+        self.groups[(not gold, not predicted)].add(*scores)
+        self.f1_histogram[f1_bin(scores[0])] += 1
+        self.offsets_predicted += len(predicted)
+
+    @property
+    def posts(self):
+        return self.all.count
+
+    def means(self):
+        """(mean F1, mean precision, mean recall) over all posts: the leaderboard scores."""
+        return self.all.means()
+
+
+def summarize(gold, predicted):
+    """A Summary of ``predicted`` against ``gold`` ({id: offsets} each; predicted covers every gold id)."""
+    summary = Summary()
+    for post_id, gold_offsets in gold.items():
+        summary.add(predicted[post_id], gold_offsets)
+    return summary
