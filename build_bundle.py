@@ -5,6 +5,7 @@
       Build dist/<task>.zip for every task in bundles/ (or the ones named), then replay each phase's starting-kit
       sample submission as a check.
   python build_bundle.py replay BUNDLE.zip [SUBMISSION.zip] [--phase N] [--platform codalab|codabench] [--json]
+                                [--docker [--image IMAGE] [--network]]
       Replay the scoring step of phase N (default: the first) on SUBMISSION.zip (default: the phase's
       starting-kit sample submission) and report status, scores, unmatched keys and the participant's stderr.
   python build_bundle.py validate BUNDLE.zip... [--platform codalab|codabench|both]
@@ -98,9 +99,19 @@ def replay_main(argv):
     parser.add_argument("--keep", action="store_true", help="keep the run directory and print its path")
     parser.add_argument("--platform", choices=sorted(replay.WORKERS), default="codalab",
                         help="the worker to emulate (default: codalab, the v1.5 worker)")
+    parser.add_argument("--docker", action="store_true",
+                        help="run the program in Docker as the worker does (default: with this machine's python3)")
+    parser.add_argument("--image", help="with --docker: this image instead of the bundle's (e.g. the offline "
+                        "stand-in codalab-replay/standin:bullseye)")
+    parser.add_argument("--network", action="store_true",
+                        help="with --docker: leave the container's network on, as the real workers do")
     args = parser.parse_args(argv)
+    if (args.image or args.network) and not args.docker:
+        parser.error("--image and --network go with --docker")
+    executor = replay.DockerExecutor(args.image, args.network) if args.docker else None
     try:
-        report = replay.replay(args.bundle, args.submission, args.phase, keep=args.keep, platform=args.platform)
+        report = replay.replay(args.bundle, args.submission, args.phase, keep=args.keep, platform=args.platform,
+                               executor=executor)
     except (replay.ReplayError, OSError) as exc:
         print("replay: %s" % exc, file=sys.stderr)
         return 2

@@ -19,11 +19,13 @@ from pathlib import PurePosixPath
 
 import yaml
 
+from . import docker_run
 from . import scores as score_parsers
+from .docker_run import TIME_LIMIT_MESSAGE
 
 DEFAULT_TIME_LIMIT = 300  # CompetitionPhase.execution_time_limit default on v1.5
 CODABENCH_TIME_LIMIT = 600  # Codabench's phase default, and the default queue's cap
-TIME_LIMIT_MESSAGE = "Execution time limit exceeded!"
+DEFAULT_IMAGE = "codalab/codalab-legacy:py37"  # both platforms' default when a bundle names none
 
 
 class ReplayError(Exception):
@@ -171,6 +173,11 @@ class Bundle(object):
         computed = [key for key, col in columns.items() if isinstance(col, dict) and col.get("computed")]
         return [str(key) for key in columns], computed
 
+    @property
+    def docker_image(self):
+        image = self.spec.get("docker_image" if self.version == "2" else "competition_docker_image")
+        return image if isinstance(image, str) and image.strip() else DEFAULT_IMAGE
+
     def sample_submission(self, phase):
         """The starting kit's sample_submission.zip for this phase, or None."""
         kit = phase.starting_kit
@@ -299,6 +306,8 @@ class CodabenchWorker(object):
         for name in ("input", "output", "shared"):
             if not os.path.isdir(paths[name]):
                 os.makedirs(paths[name])
+        for name in ("output", "shared"):
+            os.chmod(paths[name], 0o777)  # the container drops every capability: even its root needs the mode
         stdout, stderr = os.path.join(root, "stdout.txt"), os.path.join(root, "stderr.txt")
         _write(stdout)
         _write(stderr)
@@ -418,6 +427,7 @@ def replay(bundle_path, submission=None, phase_number=None, temp_dir=None, keep=
         submission_name = str(submission)
     time_limit = worker.time_limit(phase)
     executor = executor or LocalExecutor()
+    executor.prepare(bundle)
 
     base = temp_dir or tempfile.gettempdir()
     if not os.path.isdir(base):
@@ -491,10 +501,43 @@ class LocalExecutor(object):
 
     label = "local"
 
+    def prepare(self, bundle):
+        pass
+
     def run(self, worker, run, command, time_limit):
         tokens = worker.tokens(run, command)
         code, elapsed, timed_out = _run_local(tokens, run.cwd, time_limit, run.stdout, run.stderr)
         return code, elapsed, timed_out, " ".join(tokens)
+
+
+class DockerExecutor(object):
+    """Runs the program in a container, with the platform worker's own ``docker run`` (see docker_run).
+
+    The image is the bundle's (competition_docker_image / docker_image) unless one is given; the v1.5 worker's
+    name sanitising applies to it. The network is off unless ``network`` is true (the real workers leave it on).
+    """
+
+    def __init__(self, image=None, network=False, memory_mb=None):
+        self.image = image
+        self.network = network
+        self.memory_mb = memory_mb if memory_mb is not None else docker_run.worker_memory_mb()
+        self.label = "docker"
+
+    def prepare(self, bundle):
+        self.image = self.image or bundle.docker_image
+        self.label = "docker %s%s" % (self.image, ", network on" if self.network else "")
+
+    def run(self, worker, run, command, time_limit):
+        if worker.name == "codalab":
+            tokens = worker.tokens(run, command)
+            argv = docker_run.codalab_docker_argv(run.paths["run"], run.paths["shared"],
+                                                  docker_run.sanitize_image_name(self.image), tokens, time_limit,
+                                                  self.memory_mb, network=self.network)
+        else:
+            tokens = worker.tokens(run, command, in_container=True)
+            argv = docker_run.codabench_docker_argv(run.root, self.image, tokens, network=self.network)
+        code, elapsed, timed_out = docker_run.run_container(argv, time_limit, run.stdout, run.stderr)
+        return code, elapsed, timed_out, " ".join(argv)
 
 
 def _rounded(scores):

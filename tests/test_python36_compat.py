@@ -1,0 +1,78 @@
+"""Scoring programs run in codalab/codalab-legacy:py37 and older images: every module must parse and run on 3.6."""
+import glob
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+SCORING_PROGRAMS = ROOT / "scoring_programs"
+
+
+def vermin(*paths):
+    exe = shutil.which("vermin")
+    if exe is None:
+        pytest.fail("vermin is not installed (pip install -r requirements.txt)")
+    return subprocess.run([exe, "-t=3.6-", "--violations", "--no-tips"] + [str(p) for p in paths],
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_scoring_programs_target_python36():
+    files = sorted(SCORING_PROGRAMS.rglob("*.py"))
+    assert any(f.parent.name == "common" for f in files)
+    run = vermin(SCORING_PROGRAMS)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "Analyzing %d files" % len(files) in run.stdout, run.stdout
+
+
+@pytest.mark.parametrize("source", [
+    "if (n := 3):\n    pass\n",                        # 3.8
+    "from dataclasses import dataclass\n",              # 3.7
+    "x = 1\nprint(f'{x=}')\n",                          # 3.8
+    "from __future__ import annotations\n",             # 3.7
+])
+def test_vermin_catches_newer_syntax(tmp_path, source):
+    """The check above can fail: vermin rejects what 3.6 lacks."""
+    (tmp_path / "new.py").write_text(source)
+    assert vermin(tmp_path).returncode != 0
+
+
+def _python36():
+    """A Python 3.6 interpreter if this machine has one (pyenv keeps it outside PATH), else None."""
+    candidates = [shutil.which("python3.6")] + sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.6*/bin/python3")))
+    for exe in candidates:
+        if not exe:
+            continue
+        try:
+            out = subprocess.run([exe, "-c", "import sys; print(sys.version_info[:2] == (3, 6))"],
+                                 capture_output=True, text=True, timeout=60).stdout
+        except OSError:
+            continue
+        if out.strip() == "True":
+            return exe
+    return None
+
+
+def test_toxic_spans_runs_on_python36(tmp_path):
+    """Beyond syntax: the program runs on a real 3.6 and gives the same scores as on this interpreter."""
+    exe = _python36()
+    if exe is None:
+        pytest.skip("no Python 3.6 interpreter on this machine")
+    (tmp_path / "in" / "ref").mkdir(parents=True)
+    (tmp_path / "in" / "res").mkdir()
+    (tmp_path / "in" / "ref" / "spans-gold.txt").write_text("0\t[0, 1, 6]\n1\t[]\n2\t[10, 11, 12]\n")
+    (tmp_path / "in" / "res" / "spans-pred.txt").write_bytes(b"\xef\xbb\xbf2\t[]\r\n0\t[0, 1, 4, 5,]\r\n1\t[]\r\n")
+    program = ROOT / "scoring_programs" / "toxic-spans" / "evaluate.py"
+    scores = []
+    for python in (exe, sys.executable):
+        out = tmp_path / ("out-" + os.path.basename(os.path.dirname(os.path.dirname(python))))
+        run = subprocess.run([python, str(program), str(tmp_path / "in"), str(out)], capture_output=True, text=True,
+                             timeout=120, env=dict(os.environ, LC_ALL="C", LANG="C"))
+        assert run.returncode == 0, run.stderr
+        scores.append((out / "scores.txt").read_text())
+    assert scores[0] == scores[1]
+    values = [float(line.split(": ")[1]) for line in scores[0].splitlines()]
+    assert scores[0].startswith("spans_F1: ") and values == pytest.approx([11 / 21, 0.5, 5 / 9], abs=1e-14)
