@@ -98,3 +98,11 @@ def score_submission(tmp_path):
         counter[0] += 1
         return run_scoring_program(task, ref, res, tmp_path / ("run%d" % counter[0]), **kwargs)
     return run
+
+
+@pytest.fixture(scope="session")
+def built_bundles(tmp_path_factory):
+    """Every task built once per test session from the sample data: {task: (v1.5 zip, Codabench zip)}."""
+    from codalab_bundles import build, taskdef
+    dist = tmp_path_factory.mktemp("dist")
+    return dict((name, tuple(build.build_task(taskdef.load_task(name), dist))) for name in taskdef.task_names())

@@ -1,9 +1,11 @@
 """Scoring programs run in codalab/codalab-legacy:py37 and older images: every module must parse and run on 3.6."""
 import glob
+import io
 import os
 import shutil
 import subprocess
 import sys
+import zipfile
 
 import pytest
 
@@ -26,6 +28,18 @@ def test_scoring_programs_target_python36():
     run = vermin(SCORING_PROGRAMS)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "Analyzing %d files" % len(files) in run.stdout, run.stdout
+
+
+def test_built_scoring_programs_target_python36(built_bundles, tmp_path):
+    """What participants and the platform actually run: each bundle's scoring_program.zip, runtime included."""
+    for name, (bundle, _) in built_bundles.items():
+        target = tmp_path / name
+        with zipfile.ZipFile(str(bundle)) as outer:
+            zipfile.ZipFile(io.BytesIO(outer.read("scoring_program.zip"))).extractall(str(target))
+        assert (target / "scoring_runtime.py").is_file() and (target / "evaluate.py").is_file()
+    run = vermin(tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "Minimum required versions: 3." in run.stdout
 
 
 @pytest.mark.parametrize("source", [
