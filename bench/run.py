@@ -5,42 +5,49 @@
 
 Each bench/tasks/<task>.py writes synthetic input/ref and input/res for a scale; this driver runs
 scoring_programs/<task>/evaluate.py on them in a fresh interpreter (so interpreter start is included) and reports the
-best wall time of --repeat runs and the child's peak resident memory (from wait4's rusage).
+best wall time of --repeat runs and the program's peak resident memory.
 """
 import argparse
-import importlib.util
-import os
+import json
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 TASKS = Path(__file__).resolve().parent / "tasks"
+sys.path.insert(0, str(ROOT))
+
+from codalab_bundles.loading import load_file  # noqa: E402
 
 
 def load(name):
-    spec = importlib.util.spec_from_file_location("bench_" + name, str(TASKS / (name + ".py")))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file(TASKS / (name + ".py"))
+
+
+# Runs the scoring program from a small, fresh process: a child forked from this (large) driver would count the
+# driver's memory in its peak RSS until it execs.
+_PROBE = """
+import json, resource, subprocess, sys, time
+started = time.perf_counter()
+proc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+elapsed = time.perf_counter() - started
+print(json.dumps([proc.returncode, elapsed, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
+                  proc.stderr.decode("utf-8", "replace")]))
+"""
 
 
 def measure(task, input_dir, output_dir):
-    """(seconds, peak RSS in MiB, exit code) of one scoring run."""
+    """(seconds, peak RSS in MiB) of one scoring run."""
     if output_dir.exists():
         shutil.rmtree(str(output_dir))
     command = [sys.executable, str(ROOT / "scoring_programs" / task / "evaluate.py"), str(input_dir), str(output_dir)]
-    started = time.perf_counter()
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - started
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise SystemExit("%s failed on the benchmark input: %s" % (task, proc.stderr.read().decode()))
-    return elapsed, usage.ru_maxrss / 1024.0
+    probe = subprocess.run([sys.executable, "-c", _PROBE] + command, stdout=subprocess.PIPE, check=True)
+    code, elapsed, max_rss_kib, stderr = json.loads(probe.stdout.decode())
+    if code != 0:
+        raise SystemExit("%s failed on the benchmark input: %s" % (task, stderr))
+    return elapsed, max_rss_kib / 1024.0
 
 
 def main(argv=None):

@@ -1,14 +1,12 @@
 """Building dist/<task>.zip: task definition -> derived files -> rendered YAML -> deterministic zips."""
-import importlib.util
 import os
 import re
-import sys
 import tempfile
 import types
 import zlib
 from pathlib import Path
 
-from . import pack, render
+from . import loading, pack, render
 from .taskdef import ROOT, SCORING_PROGRAMS
 
 COMMON = SCORING_PROGRAMS / "common"
@@ -37,30 +35,9 @@ def program_entries(task):
     return sorted(entries.items())
 
 
-def _load_file(path, name):
-    spec = importlib.util.spec_from_file_location(name, str(path))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _module_name(task, path):
-    return "bundle_%s_%s" % (task.name.replace("-", "_"), Path(path).stem)
-
-
 def _load_derive(task):
     path = task.folder / "derive.py"
-    return _load_file(path, _module_name(task, path)) if path.is_file() else None
-
-
-def _scoring_module(task, name):
-    """A module of the task's scoring program (e.g. its gold reader), importable with the shared runtime."""
-    saved = list(sys.path)
-    sys.path[:0] = [str(task.scoring_program), str(COMMON)]
-    try:
-        return _load_file(task.scoring_program / (name + ".py"), _module_name(task, "scoring_" + name))
-    finally:
-        sys.path[:] = saved
+    return loading.load_file(path, "derive_%s" % task.name.replace("-", "_")) if path.is_file() else None
 
 
 def split_seed(task, split):
@@ -70,11 +47,8 @@ def split_seed(task, split):
 
 def derive_split(task, split, derive, program, workdir):
     """Run the task's hooks for one split; returns (public data zip bytes or None, starting kit zip bytes or None)."""
-    ctx = types.SimpleNamespace(
-        task=task.name, split=split, reference_dir=task.split_dirs[split], seed=split_seed(task, split),
-        # hooks reuse files of their bundle folder (a baseline) and of their scoring program (a gold reader)
-        load=lambda relative: _load_file(task.folder / relative, _module_name(task, relative)),
-        scoring_module=lambda name: _scoring_module(task, name))
+    ctx = types.SimpleNamespace(task=task.name, split=split, reference_dir=task.split_dirs[split],
+                                seed=split_seed(task, split))
     try:
         return _run_hooks(ctx, derive, program, workdir)
     except Exception as exc:  # an organizer's gold that the hooks cannot read: say which split

@@ -1,5 +1,5 @@
 """The CHEERS benchmark input is a valid run of the advertised size, scored as the task defines."""
-import importlib.util
+from codalab_bundles.loading import load_file
 
 import pandas as pd
 import pytest
@@ -7,9 +7,7 @@ from sklearn.metrics import f1_score
 
 from conftest import ROOT
 
-spec = importlib.util.spec_from_file_location("bench_cheers", str(ROOT / "bench" / "tasks" / "cheers.py"))
-bench = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(bench)
+bench = load_file(ROOT / "bench" / "tasks" / "cheers.py")
 
 
 def test_bench_input_is_a_scorable_run_of_the_real_size(tmp_path, score_submission):

@@ -1,6 +1,6 @@
 """CHEERS sample data, random baseline, derived participant files, Python 3.6 compatibility, build and replay."""
 import csv
-import importlib.util
+from codalab_bundles.loading import load_file
 import io
 import json
 import subprocess
@@ -18,10 +18,7 @@ SPLITS = ("train", "val", "test")
 
 
 def load(path, name):
-    spec = importlib.util.spec_from_file_location(name, str(path))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file(path, name)
 
 
 generator = load(ROOT / "tools" / "sample_data" / "cheers.py", "cheers_sample_generator")

@@ -1,6 +1,6 @@
 """food-hazard competition folder: task.yaml, pages, derive.py hooks, baseline, benchmark input, built bundle."""
 import csv
-import importlib.util
+from codalab_bundles.loading import load_file
 import json
 import shutil
 import subprocess
@@ -22,10 +22,7 @@ SAMPLE = ROOT / "reference_data" / TASK
 
 
 def _load(name, path):
-    spec = importlib.util.spec_from_file_location(name, str(path))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file(path, name)
 
 
 derive = _load("food_hazard_derive", TASK_DIR / "derive.py")

@@ -1,6 +1,6 @@
 """food-hazard sample reference data: reproducible from its generator, and shaped like the real release."""
 import csv
-import importlib.util
+from codalab_bundles.loading import load_file
 import subprocess
 import sys
 
@@ -27,10 +27,7 @@ PRODUCT_CATEGORIES = {
 
 
 def load_generator():
-    spec = importlib.util.spec_from_file_location("food_hazard_sample_data", str(GENERATOR))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file(GENERATOR)
 
 
 def test_generator_reproduces_the_committed_files(tmp_path):

@@ -1,5 +1,5 @@
 """tools/make_logo.py: valid 256x256 PNGs, deterministic, distinct per task, committed logos up to date."""
-import importlib.util
+from codalab_bundles.loading import load_file
 import struct
 import subprocess
 import sys
@@ -14,10 +14,7 @@ SCRIPT = ROOT / "tools" / "make_logo.py"
 
 
 def _load():
-    spec = importlib.util.spec_from_file_location("make_logo", str(SCRIPT))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file(SCRIPT)
 
 
 make_logo = _load()

@@ -1,12 +1,10 @@
 """The recipe-mpr benchmark input is a valid, scorable submission of the advertised size."""
-import importlib.util
+from codalab_bundles.loading import load_file
 import json
 
 from conftest import ROOT
 
-spec = importlib.util.spec_from_file_location("bench_recipe_mpr", str(ROOT / "bench" / "tasks" / "recipe_mpr.py"))
-bench = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(bench)
+bench = load_file(ROOT / "bench" / "tasks" / "recipe_mpr.py")
 
 
 def test_bench_input_scores(tmp_path, score_submission):

@@ -1,7 +1,7 @@
 """recipe-mpr data: sample generator, seeded split, public data derivation, starting kit, task definition."""
 import collections
 import hashlib
-import importlib.util
+from codalab_bundles.loading import load_file
 import json
 import subprocess
 import sys
@@ -23,10 +23,7 @@ TYPES = ("Specific", "Commonsense", "Negated", "Analogical", "Temporal")
 
 
 def load_module(name, path):
-    spec = importlib.util.spec_from_file_location(name, str(path))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file(path, name)
 
 
 split_tool = load_module("split_recipe_mpr_under_test", SPLITTER)

@@ -1,16 +1,14 @@
 """The toxic-spans benchmark input is a realistic, scorable submission of the advertised size."""
 import ast
 import csv
-import importlib.util
+from codalab_bundles.loading import load_file
 
 import numpy as np
 
 from conftest import ROOT
 from test_toxic_spans_metric import official_f1
 
-spec = importlib.util.spec_from_file_location("bench_toxic_spans", str(ROOT / "bench" / "tasks" / "toxic_spans.py"))
-bench = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(bench)
+bench = load_file(ROOT / "bench" / "tasks" / "toxic_spans.py")
 
 
 def test_bench_input_scores_as_the_official_definition(tmp_path, score_submission):

@@ -2,7 +2,7 @@
 import ast
 import csv
 import html.parser
-import importlib.util
+from codalab_bundles.loading import load_file
 import re
 import subprocess
 import sys
@@ -20,10 +20,7 @@ SPLIT_FILES = {"trial": "tsd_trial.csv", "test": "tsd_test.csv"}
 
 
 def _load(name, path):
-    spec = importlib.util.spec_from_file_location(name, str(path))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file(path, name)
 
 
 generator = _load("toxic_spans_sample", ROOT / "tools" / "sample_data" / "toxic_spans.py")

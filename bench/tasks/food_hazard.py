@@ -5,9 +5,10 @@ the real test file (about 2.5 MB for 997 rows), since parsing the CSV is most of
 index column, rows shuffled (so alignment by id is exercised) and about a third of the labels changed.
 """
 import csv
-import importlib.util
 import os
 import random
+
+from codalab_bundles.loading import load_file
 
 REAL_SIZE = "997 rows"
 REAL_ROWS = 997
@@ -18,10 +19,7 @@ _GENERATOR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir,
 
 
 def _generator():
-    spec = importlib.util.spec_from_file_location("food_hazard_sample_data", _GENERATOR)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file(_GENERATOR)
 
 
 def _write(path, header, rows):

@@ -5,10 +5,11 @@ immap_sector_name_to_id.json. The labelled training data lives in the sibling fo
 on it); every phase's public data carries it, and the random baseline takes its statistics from it.
 """
 import csv
-import importlib.util
 import io
 import shutil
 from pathlib import Path
+
+from codalab_bundles.loading import load_file
 
 HERE = Path(__file__).resolve().parent
 LABEL_COLUMNS = ("is_relevant", "sector_ids")
@@ -16,11 +17,7 @@ MAPPING = "immap_sector_name_to_id.json"
 
 
 def _load_baseline():
-    # Loaded by path: the builder imports this file by path too, so bundles/cheers is not on sys.path.
-    spec = importlib.util.spec_from_file_location("cheers_baseline", str(HERE / "baseline.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file(HERE / "baseline.py")
 
 
 def _sentences_file(folder):

@@ -4,9 +4,10 @@ Public data: incidents.csv, the gold file without its four label columns (the na
 Starting kit: README.md, the keyword baseline, and as sample submission the baseline's predictions.
 """
 import csv
-import importlib.util
 import shutil
 from pathlib import Path
+
+from codalab_bundles.loading import load_file
 
 LABEL_COLUMNS = ("hazard-category", "product-category", "hazard", "product")
 PUBLIC_NAME = "incidents.csv"
@@ -21,10 +22,7 @@ def _gold_csv(reference_dir):
 
 
 def _baseline():
-    spec = importlib.util.spec_from_file_location("food_hazard_baseline", KIT / "baseline.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file(KIT / "baseline.py")
 
 
 def public_data(ctx):

@@ -5,21 +5,16 @@ order. Each split's options are reordered with the builder's per-split seed; the
 shuffled, balanced list of slots, so every position holds the answer equally often (give or take one) and the
 position carries no information. Answers and type flags are left out.
 """
-import importlib.util
 import json
 import os
 import random
 import shutil
-import sys
+
+from codalab_bundles.loading import load_file, scoring_module
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 # The scorer's gold reader, so that public query ids are exactly the ones the scorer expects.
-for _path in (os.path.join(ROOT, "scoring_programs", "common"), os.path.join(ROOT, "scoring_programs", "recipe-mpr")):
-    if _path not in sys.path:
-        sys.path.append(_path)
-
-from recipe_gold import load_reference  # noqa: E402
+load_reference = scoring_module("recipe-mpr", "recipe_gold").load_reference
 
 PUBLIC_FILE = "queries.json"
 SUBMISSION_FILE = "predictions.json"
@@ -58,11 +53,7 @@ def public_data(ctx):
 
 
 def _baseline():
-    spec = importlib.util.spec_from_file_location("recipe_mpr_word_overlap_baseline",
-                                                  os.path.join(KIT_DIR, "word_overlap_baseline.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file(os.path.join(KIT_DIR, "word_overlap_baseline.py"))
 
 
 def starting_kit(ctx):
