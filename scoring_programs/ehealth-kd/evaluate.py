@@ -136,7 +136,7 @@ def score(ref_dir, res_dir):
         if counts is None:
             notes.append("Scenario %d: %s, scored 0" % (number, status))
         outcomes.append((number, folder, status, counts, matches))
-        figures = (counts.f1(), counts.precision(), counts.recall()) if counts else (0.0, 0.0, 0.0)
+        figures = (counts.f1(), counts.precision(), counts.recall()) if counts is not None else (0.0, 0.0, 0.0)
         scores.extend(zip(KEYS[number], figures))
     show_examples = os.path.isfile(os.path.join(ref_dir, PUBLIC_GOLD_MARKER))
     return Result(scores, kd_report.build(TITLE, outcomes, show_examples), notes)

@@ -6,7 +6,6 @@ this tolerates a wrapper folder (a zip made of a folder) and renamed scenario fo
 import os
 
 SCENARIOS = ((1, "scenario1-main"), (2, "scenario2-taskA"), (3, "scenario3-taskB"))
-FOLDERS = dict(SCENARIOS)
 
 # Sentence file names in order of preference: participants return the sentences as output_scenarioN.txt.
 SENTENCE_NAMES = ("output_scenario%d.txt", "input_scenario%d.txt")
