@@ -75,7 +75,7 @@ def test_public_data_is_the_gold_without_labels(tmp_path, split):
 
 
 def test_public_data_adds_an_index_when_the_gold_has_none(tmp_path):
-    gold = pd.read_csv(SAMPLE / "valid" / "incidents_valid.csv", index_col=0, keep_default_na=False)
+    gold = pd.read_csv(SAMPLE / "valid" / "incidents_valid_sample.csv", index_col=0, keep_default_na=False)
     (tmp_path / "ref").mkdir()
     gold.to_csv(tmp_path / "ref" / "gold.csv", index=False)
     ctx = run_hooks(tmp_path, tmp_path / "ref")

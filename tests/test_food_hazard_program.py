@@ -9,7 +9,7 @@ from conftest import ROOT
 from test_food_hazard_metric import official_compute_score
 
 TASK = "food-hazard"
-GOLD_FILE = ROOT / "reference_data" / TASK / "test" / "incidents_test.csv"
+GOLD_FILE = ROOT / "reference_data" / TASK / "test" / "incidents_test_sample.csv"
 LABELS = ["hazard-category", "product-category", "hazard", "product"]
 ST1, ST2 = LABELS[:2], LABELS[2:]
 KEYS = ["st1_score", "st1_hazard_f1", "st1_product_f1", "st2_score", "st2_hazard_f1", "st2_product_f1"]

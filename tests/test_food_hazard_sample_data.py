@@ -11,7 +11,7 @@ from conftest import ROOT, shared_path
 
 GENERATOR = ROOT / "tools" / "sample_data" / "food_hazard.py"
 SAMPLE = ROOT / "reference_data" / "food-hazard"
-FILES = {"valid": ("incidents_valid.csv", 60), "test": ("incidents_test.csv", 100)}
+FILES = {"valid": ("incidents_valid_sample.csv", 60), "test": ("incidents_test_sample.csv", 100)}
 HEADER = ["", "year", "month", "day", "country", "title", "text",
           "hazard-category", "product-category", "hazard", "product"]
 # The label sets of the task (seed document: 10 hazard categories, 22 product categories).

@@ -16,7 +16,7 @@ from conftest import ROOT, shared_path
 
 TASK_DIR = ROOT / "bundles" / "toxic-spans"
 SAMPLE = ROOT / "reference_data" / "toxic-spans"
-SPLIT_FILES = {"trial": "tsd_trial.csv", "test": "tsd_test.csv"}
+SPLIT_FILES = {"trial": "tsd_trial_sample.csv", "test": "tsd_test_sample.csv"}
 
 
 def _load(name, path):
@@ -110,7 +110,7 @@ def test_every_span_is_inside_its_text_and_covers_whole_words(split):
 
 
 def test_hand_checked_sample_post():
-    rows = read_gold(SAMPLE / "trial" / "tsd_trial.csv")
+    rows = read_gold(SAMPLE / "trial" / "tsd_trial_sample.csv")
     assert ([8, 9, 10, 11, 12], "Only an idiot would believe a word of this.") in rows
 
 
@@ -131,7 +131,7 @@ def test_span_markers_become_character_offsets(marked, text, offsets):
 
 def test_public_data_has_ids_and_texts_but_no_spans(tmp_path):
     ctx = run_hooks(tmp_path, SAMPLE / "trial")
-    gold = read_gold(SAMPLE / "trial" / "tsd_trial.csv")
+    gold = read_gold(SAMPLE / "trial" / "tsd_trial_sample.csv")
     frame = pd.read_csv(ctx.public_dir / "trial_texts.csv", keep_default_na=False, dtype={"id": int, "text": str})
     assert list(frame.columns) == ["id", "text"]
     assert list(frame.id) == list(range(len(gold)))
@@ -144,7 +144,7 @@ def test_sample_submission_is_the_baseline_one_line_per_post(tmp_path):
     assert sorted(p.name for p in ctx.submission_dir.iterdir()) == ["spans-pred.txt"]
     lines = prediction_lines(ctx.submission_dir / "spans-pred.txt")
     assert [post_id for post_id, _ in lines] == list(range(120))
-    gold = read_gold(SAMPLE / "test" / "tsd_test.csv")
+    gold = read_gold(SAMPLE / "test" / "tsd_test_sample.csv")
     assert [offsets for _, offsets in lines] == [baseline.find_spans(text) for _, text in gold]
     # Same bytes as running the kit's baseline.py from the command line on the public texts.
     out = tmp_path / "cli-pred.txt"
@@ -156,7 +156,7 @@ def test_sample_submission_is_the_baseline_one_line_per_post(tmp_path):
 
 def test_baseline_finds_a_hand_checked_span(tmp_path):
     ctx = run_hooks(tmp_path, SAMPLE / "trial")
-    texts = [text for _, text in read_gold(SAMPLE / "trial" / "tsd_trial.csv")]
+    texts = [text for _, text in read_gold(SAMPLE / "trial" / "tsd_trial_sample.csv")]
     post_id = texts.index("Only an idiot would believe a word of this.")
     predictions = dict(prediction_lines(ctx.submission_dir / "spans-pred.txt"))
     assert predictions[post_id] == [8, 9, 10, 11, 12]  # "idiot" is characters 8..12
@@ -245,7 +245,7 @@ def test_baseline_words_option(tmp_path):
 def test_sample_submission_scores_as_computed_by_hand_formula(tmp_path, score_submission):
     """The scoring program on the kit's sample submission agrees with the task formula computed here."""
     ctx = run_hooks(tmp_path, SAMPLE / "trial")
-    gold = read_gold(SAMPLE / "trial" / "tsd_trial.csv")
+    gold = read_gold(SAMPLE / "trial" / "tsd_trial_sample.csv")
     predicted = dict(prediction_lines(ctx.submission_dir / "spans-pred.txt"))
 
     def f1(p, g):

@@ -3,7 +3,7 @@
 
     python3 tools/sample_data/food_hazard.py [--out reference_data/food-hazard]
 
-writes <out>/valid/incidents_valid.csv and <out>/test/incidents_test.csv in the layout of the real release: a
+writes <out>/valid/incidents_valid_sample.csv and <out>/test/incidents_test_sample.csv in the layout of the real release: a
 leading unnamed index column, then year, month, day, country, title, text and the four label columns. Texts are
 quoted and span several lines, some labels contain commas, and labels are case-sensitive ("Fishes not identified").
 Every brand, place and notice is made up here; the output depends only on the seed. Standard library only.
@@ -16,7 +16,7 @@ import random
 
 COLUMNS = ["", "year", "month", "day", "country", "title", "text",
            "hazard-category", "product-category", "hazard", "product"]
-SPLITS = (("valid", "incidents_valid.csv", 60, 9025), ("test", "incidents_test.csv", 100, 9110))
+SPLITS = (("valid", "incidents_valid_sample.csv", 60, 9025), ("test", "incidents_test_sample.csv", 100, 9110))
 
 # hazard-category: (weight, [(hazard label, how a notice names it)]); weights follow the real class imbalance.
 HAZARDS = {

@@ -2,7 +2,7 @@
 
     python3 tools/sample_data/toxic_spans.py [OUT_DIR]     (default: reference_data/toxic-spans)
 
-Writes OUT_DIR/trial/tsd_trial.csv and OUT_DIR/test/tsd_test.csv in the released layout: header `spans,text`,
+Writes OUT_DIR/trial/tsd_trial_sample.csv and OUT_DIR/test/tsd_test_sample.csv in the released layout: header `spans,text`,
 `spans` a Python list literal of character offsets ("[10, 11, 12]" or "[]"), LF record ends, quotes only where
 needed (multi-line texts, commas, quotes). Every text is written here from templates; none is taken from the real
 data. A fifth of the posts are toxic as a whole but have no span, as in the real task.
@@ -22,8 +22,8 @@ DEFAULT_OUT = os.path.join(ROOT, "reference_data", "toxic-spans")
 
 # split -> (file name, number of posts, seed)
 SPLITS = {
-    "trial": ("tsd_trial.csv", 60, 20200731),
-    "test": ("tsd_test.csv", 120, 20210110),
+    "trial": ("tsd_trial_sample.csv", 60, 20200731),
+    "test": ("tsd_test_sample.csv", 120, 20210110),
 }
 EMPTY_SHARE = 0.2
 
