@@ -5,31 +5,13 @@
   sentences without sectors;
 - HumImpact: the average of the two.
 """
+from class_f1 import class_counts, macro_f1  # noqa: F401  (macro_f1: part of this module's API)
 from scoring_runtime import mean
 
 
-def class_counts(gold, predicted, label):
-    """(true positives, gold count, predicted count) of one class."""
-    tp = sum(1 for g, p in zip(gold, predicted) if g == label and p == label)
-    return tp, sum(1 for g in gold if g == label), sum(1 for p in predicted if p == label)
-
-
 def f1_per_class(gold, predicted):
-    """{class: F1} for every class occurring in gold or prediction. F1 = 2·TP / (gold + predicted), which is
-    0 for a class that is never predicted correctly (scikit-learn's zero_division default)."""
-    scores = {}
-    for label in sorted(set(gold) | set(predicted)):
-        tp, in_gold, in_predicted = class_counts(gold, predicted, label)
-        scores[label] = 2.0 * tp / (in_gold + in_predicted)
-    return scores
-
-
-def macro_f1(gold, predicted):
-    """Unweighted mean of the per-class F1; 1.0 when gold and prediction agree on a single class everywhere."""
-    if len(gold) != len(predicted):
-        raise ValueError("gold and predicted differ in length")
-    per_class = f1_per_class(gold, predicted)
-    return mean(per_class.values()) if per_class else 0.0
+    """{class: F1} for every class occurring in gold or prediction, in class order."""
+    return dict((label, counts.f1) for label, counts in sorted(class_counts(gold, predicted).items()))
 
 
 def sector_credit(gold_relevant, gold_sectors, predicted_relevant, predicted_sector):
