@@ -2,18 +2,20 @@
 """Build CodaLab competition bundles, and replay a bundle's scoring step as the platform's worker would.
 
   python build_bundle.py [--task TASK]... [--reference [TASK:]SPLIT=DIR]... [--dist DIR] [--no-check]
-      Build dist/<task>.zip for every task in bundles/ (or the ones named), then replay each phase's starting-kit
+      Build dist/<task>.zip (Codabench) and dist/<task>-v1.5.zip (CodaLab v1.5) for every task in bundles/ (or
+      the ones named), print the phase dates Codabench stores from each, then replay each split's starting-kit
       sample submission as a check.
-  python build_bundle.py replay BUNDLE.zip [SUBMISSION.zip] [--phase N] [--platform codalab|codabench] [--json]
+  python build_bundle.py replay BUNDLE.zip [SUBMISSION.zip] [--phase N] [--platform codabench|codalab] [--json]
                                 [--docker [--image IMAGE] [--network]]
       Replay the scoring step of phase N (default: the first) on SUBMISSION.zip (default: the phase's
       starting-kit sample submission) and report status, scores, unmatched keys and the participant's stderr.
-  python build_bundle.py validate BUNDLE.zip... [--platform codalab|codabench|both]
-      Check any bundle against what CodaLab v1.5 and Codabench accept; exit 1 when something must change.
+  python build_bundle.py validate BUNDLE.zip... [--platform codabench|codalab|both]
+      Check any bundle against what Codabench (default) and CodaLab v1.5 accept; exit 1 when something must change.
 """
 import argparse
 import json
 import sys
+import zipfile
 
 from codalab_bundles import build, replay, taskdef, validate
 
@@ -56,36 +58,58 @@ def build_main(argv):
             if unused:
                 raise taskdef.TaskDefinitionError("--reference names splits no phase of %s uses: %s (splits: %s)"
                                                   % (name, ", ".join(unused), ", ".join(task.splits)))
-            path, codabench_path = build.build_task(task, args.dist)
+            built = build.build_task(task, args.dist)
         except (taskdef.TaskDefinitionError, build.BuildError) as exc:
             print("%s: not built: %s" % (name, exc), file=sys.stderr)
             failures += 1
             continue
-        print("built %s and %s" % (path, codabench_path))
+        print("built %s (Codabench) and %s (CodaLab v1.5)" % (built.codabench, built.codalab))
+        _print_schedules(task, built)
         if not args.no_check:
-            failures += _check_samples(task, path)
+            failures += _check_samples(task, built)
     return 1 if failures else 0
 
 
-def _check_samples(task, path):
-    """Replay the sample submission of the first phase of each split; returns the number of failures."""
+def _when(value):
+    return value.strftime("%Y-%m-%d %H:%M:%S") if value else "no end"
+
+
+def _print_schedules(task, built):
+    """The phase dates Codabench stores from each bundle: the v2 one is task.yaml's (the build checks it)."""
+    for label, path, version in (("Codabench stores", built.codabench, "2"),
+                                 ("from the v1.5 bundle, Codabench's v1 import stores", built.codalab, "1")):
+        with zipfile.ZipFile(str(path)) as archive:
+            schedule = build.stored_schedule(archive.read("competition.yaml").decode("utf-8"), version)
+        print("  %s: %s" % (label, "; ".join("%s %s to %s" % (name, _when(start), _when(end))
+                                              for name, start, end in schedule)))
+    explicit = [p.label for p in task.phases if p.explicit_end]
+    if explicit:
+        print("  note: the v1.5 bundle cannot end %s before the next phase starts (v1.5 phases have no end)"
+              % ", ".join(explicit))
+
+
+def _check_samples(task, built):
+    """Replay the sample submission of the first phase of each split, on Codabench's bundle and worker and on
+    CodaLab's; returns the number of failures."""
     failures = 0
     checked = set()
     for phase in task.phases:
         if phase.split in checked:
             continue
         checked.add(phase.split)
-        try:
-            report = replay.replay(path, None, phase.number)
-        except replay.ReplayError as exc:
-            print("  phase %d (%s): no sample submission replayed: %s" % (phase.number, phase.label, exc))
-            continue
-        scores = ", ".join("%s=%.4f" % kv for kv in report["scores"].items())
-        print("  phase %d (%s), sample submission: %s %s" % (phase.number, phase.label, report["status"],
-                                                             scores or report["reason"] or ""))
-        if report["status"] != "Finished":
-            failures += 1
-            sys.stderr.write(report["stderr"])
+        for platform in ("codabench", "codalab"):
+            try:
+                report = replay.replay(getattr(built, platform), None, phase.number, platform=platform)
+            except replay.ReplayError as exc:
+                print("  phase %d (%s): no sample submission replayed: %s" % (phase.number, phase.label, exc))
+                break
+            scores = ", ".join("%s=%.4f" % kv for kv in report["scores"].items())
+            print("  phase %d (%s), sample submission on %s: %s %s" % (
+                phase.number, phase.label, replay.WORKERS[platform].label, report["status"],
+                scores or report["reason"] or ""))
+            if report["status"] != "Finished":
+                failures += 1
+                sys.stderr.write(report["stderr"])
     return failures
 
 
@@ -97,8 +121,8 @@ def replay_main(argv):
     parser.add_argument("--phase", type=int, help="phase number (default: the first phase)")
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object on the last line")
     parser.add_argument("--keep", action="store_true", help="keep the run directory and print its path")
-    parser.add_argument("--platform", choices=sorted(replay.WORKERS), default="codalab",
-                        help="the worker to emulate (default: codalab, the v1.5 worker)")
+    parser.add_argument("--platform", choices=sorted(replay.WORKERS), default="codabench",
+                        help="the worker to emulate (default: codabench; codalab: the v1.5 worker)")
     parser.add_argument("--docker", action="store_true",
                         help="run the program in Docker as the worker does (default: with this machine's python3)")
     parser.add_argument("--image", help="with --docker: this image instead of the bundle's (e.g. the offline "
@@ -127,7 +151,7 @@ def validate_main(argv):
                                      description="Check a competition bundle before uploading it.")
     parser.add_argument("bundle", nargs="+", help="competition bundle zip(s), ours or anyone's")
     parser.add_argument("--platform", choices=("codalab", "codabench", "both"),
-                        help="where it will be uploaded (default: both for a v1.5 bundle, codabench for v2)")
+                        help="where it will be uploaded (default: codabench; both: also self-hosted CodaLab v1.5)")
     parser.add_argument("--no-replay", action="store_true", help="do not replay the starting kits' samples")
     parser.add_argument("--json", action="store_true", help="print the findings as one JSON object")
     args = parser.parse_args(argv)

@@ -1,4 +1,5 @@
 """Building dist/<task>.zip: task definition -> derived files -> rendered YAML -> deterministic zips."""
+import collections
 import os
 import re
 import tempfile
@@ -6,7 +7,9 @@ import types
 import zlib
 from pathlib import Path
 
-from . import loading, pack, render
+import yaml
+
+from . import codabench_model, loading, pack, render
 from .taskdef import ROOT, SCORING_PROGRAMS
 
 COMMON = SCORING_PROGRAMS / "common"
@@ -103,24 +106,48 @@ def bundle_files(task):
     return files, entries
 
 
-# (file name pattern, renderer): one bundle per platform, the same files, competition.yaml first in each.
-PLATFORMS = (("%s.zip", render.render_v15), ("%s-codabench.zip", render.render_v2))
+# (platform, file name pattern, renderer): one bundle per platform, the same files, competition.yaml first in
+# each. Codabench first: it is where competitions are uploaded since CodaLab Competitions closed (end of 2025).
+PLATFORMS = (("codabench", "%s.zip", render.render_v2), ("codalab", "%s-v1.5.zip", render.render_v15))
+Built = collections.namedtuple("Built", [platform for platform, _, _ in PLATFORMS])
+
+
+def check_stored_dates(task, yaml_text):
+    """The phases Codabench will store from a version 2 competition.yaml must be task.yaml's, to the second."""
+    try:
+        stored = codabench_model.stored_phases(yaml.safe_load(yaml_text), "2")
+    except codabench_model.ImportRefused as exc:
+        raise BuildError("Codabench would refuse the bundle: %s" % exc)
+    for phase, kept in zip(task.phases, stored):
+        if (kept.start.stored, kept.end.stored) != (phase.start, phase.end):
+            raise BuildError("phase %d (%s): Codabench would store %s to %s instead of %s to %s" % (
+                phase.number, phase.label, kept.start.stored, kept.end.stored, phase.start, phase.end))
+    return stored
+
+
+def stored_schedule(yaml_text, version):
+    """[(phase name, start, end)] as Codabench stores them from this competition.yaml (v1 or v2)."""
+    stored = codabench_model.stored_phases(yaml.safe_load(yaml_text), version)
+    return [(p.name, p.start.stored, p.end.stored) for p in stored]
 
 
 def build_task(task, dist):
-    """Write dist/<task>.zip (CodaLab v1.5) and dist/<task>-codabench.zip; returns their paths."""
+    """Write dist/<task>.zip (Codabench, version 2) and dist/<task>-v1.5.zip (CodaLab v1.5); returns their paths
+    as Built(codabench, codalab)."""
     dist = Path(dist)
     dist.mkdir(parents=True, exist_ok=True)
     files, entries = bundle_files(task)
     paths = []
-    for pattern, render_yaml in PLATFORMS:
+    for platform, pattern, render_yaml in PLATFORMS:
         target = dist / (pattern % task.name)
         partial = target.with_name(target.name + ".part")
-        yaml_entry = ("competition.yaml", render_yaml(task, files).encode("utf-8"))
-        partial.write_bytes(pack.zip_entries([yaml_entry] + entries))
+        text = render_yaml(task, files)
+        if platform == "codabench":
+            check_stored_dates(task, text)
+        partial.write_bytes(pack.zip_entries([("competition.yaml", text.encode("utf-8"))] + entries))
         os.replace(str(partial), str(target))
         paths.append(target)
-    return paths
+    return Built(*paths)
 
 
 DIST = ROOT / "dist"

@@ -16,10 +16,15 @@ def _quote(value):
 
 
 def _when(value):
-    """Unquoted 'YYYY-MM-DD HH:MM:SS' in UTC: PyYAML 5.1 and Codabench both read it as a naive UTC datetime."""
+    """A quoted "YYYY-MM-DD HH:MM:SS" in UTC.
+
+    Quoted, because Codabench keeps only the day of an unquoted YAML timestamp (its get_datetime tests for a date
+    first, and a datetime is a date) but parses a string with its time. CodaLab v1.5 reads the same string with
+    Django's parse_datetime, which needs the time part that is always written here, as naive UTC.
+    """
     if not isinstance(value, datetime.datetime):
         raise ValueError("not a datetime: %r" % (value,))
-    return value.strftime("%Y-%m-%d %H:%M:%S")
+    return '"%s"' % value.strftime("%Y-%m-%d %H:%M:%S")
 
 
 def _bool(value):

@@ -12,12 +12,18 @@ REFERENCE_DATA = ROOT / "reference_data"
 
 REQUIRED_PAGES = ("overview", "evaluation", "terms", "data")
 TOP_KEYS = {"title", "description", "docker_image", "has_registration", "enable_detailed_results", "end_date",
-            "pages", "splits", "phases", "leaderboard", "logo", "scoring_program"}
-PHASE_KEYS = {"label", "description", "start", "split", "max_submissions", "max_submissions_per_day",
+            "pages", "splits", "phases", "leaderboard", "logo", "scoring_program", "competition_type",
+            "contact_email", "forum_enabled", "show_detailed_results_in_leaderboard"}
+PHASE_KEYS = {"label", "description", "start", "end", "split", "max_submissions", "max_submissions_per_day",
               "execution_time_limit", "color", "auto_migration", "leaderboard_management_mode",
               "force_best_submission_to_leaderboard"}
 PHASE_DEFAULTS = {"max_submissions": 100, "max_submissions_per_day": 5, "execution_time_limit": 300}
 COLUMN_KEYS = {"key", "label", "sort", "numeric_format"}
+LEADERBOARD_KEYS = {"label", "columns", "submission_rule"}
+COMPETITION_TYPES = ("competition", "benchmark")
+# Codabench's Leaderboard.submission_rule choices; Add (the participant picks what goes on the board) is its default.
+SUBMISSION_RULES = ("Add", "Add_And_Delete", "Add_And_Delete_Multiple", "Force_Last", "Force_Latest_Multiple",
+                    "Force_Best")
 COLORS = {"white", "orange", "yellow", "green", "blue", "purple"}
 _SCORE_KEY = re.compile(r"^[A-Za-z0-9_]{1,36}$")
 
@@ -33,10 +39,11 @@ class Phase(object):
         self.description = spec.get("description", "")
         self.start = spec["start"]
         self.split = spec["split"]
-        self.end = None
+        self.end = spec.get("end")  # None: set from the next phase (or end_date) by Task
+        self.explicit_end = self.end is not None
         self.options = dict(PHASE_DEFAULTS)
         self.options.update((k, v) for k, v in spec.items()
-                            if k not in ("label", "description", "start", "split"))
+                            if k not in ("label", "description", "start", "end", "split"))
 
 
 class Column(object):
@@ -61,15 +68,22 @@ class Task(object):
         self.has_registration = bool(spec.get("has_registration", False))
         self.enable_detailed_results = bool(spec.get("enable_detailed_results", True))
         self.end_date = spec.get("end_date")
+        self.competition_type = spec.get("competition_type", "competition")
+        self.contact_email = spec.get("contact_email")
+        self.forum_enabled = bool(spec.get("forum_enabled", True))
+        self.show_detailed_results_in_leaderboard = bool(spec.get("show_detailed_results_in_leaderboard", True))
         self.pages = spec["pages"]
         self.logo = folder / spec.get("logo", "logo.png")
         self.scoring_program = SCORING_PROGRAMS / spec.get("scoring_program", name)
         self.phases = [Phase(i, p) for i, p in enumerate(spec["phases"], 1)]
         # Codabench needs explicit ends, each strictly before the next start; CodaLab ends a phase at the next start.
         for phase, following in zip(self.phases, self.phases[1:]):
-            phase.end = following.start - datetime.timedelta(seconds=1)
-        self.phases[-1].end = self.end_date
+            if phase.end is None:
+                phase.end = following.start - datetime.timedelta(seconds=1)
+        if self.phases[-1].end is None:
+            self.phases[-1].end = self.end_date  # None: the last phase never ends
         self.leaderboard_label = spec["leaderboard"]["label"]
+        self.submission_rule = spec["leaderboard"].get("submission_rule", "Add")
         self.columns = [Column(i, c) for i, c in enumerate(spec["leaderboard"]["columns"], 1)]
         self.split_dirs = split_dirs
 
@@ -122,10 +136,18 @@ def load_task(name, reference_overrides=None, bundles_dir=BUNDLES):
     _check((folder / spec.get("logo", "logo.png")).is_file(), "%s: no logo file" % where)
     if spec.get("end_date") is not None:
         spec["end_date"] = _as_datetime(spec["end_date"], where + ": end_date")
+    _check(spec.get("competition_type", "competition") in COMPETITION_TYPES,
+           "%s: competition_type is one of %s" % (where, ", ".join(COMPETITION_TYPES)))
+    for key in ("forum_enabled", "show_detailed_results_in_leaderboard", "has_registration",
+                "enable_detailed_results"):
+        _check(isinstance(spec.get(key, True), bool), "%s: %s is true or false" % (where, key))
+    email = spec.get("contact_email")
+    _check(email is None or (isinstance(email, str) and "@" in email and " " not in email.strip()),
+           "%s: contact_email must be an e-mail address" % where)
 
     phases = spec.get("phases") or []
     _check(phases, "%s: at least one phase is required" % where)
-    previous = None
+    previous = previous_end = None
     for number, phase in enumerate(phases, 1):
         pwhere = "%s: phase %d" % (where, number)
         unknown = set(phase) - PHASE_KEYS
@@ -136,10 +158,16 @@ def load_task(name, reference_overrides=None, bundles_dir=BUNDLES):
         _check(len(phase.get("description", "")) <= 1000, "%s: description longer than 1000 characters" % pwhere)
         phase["start"] = _as_datetime(phase["start"], pwhere + ": start")
         if previous is not None:
-            # CodaLab ends a phase when the next starts; Codabench ends it one day before the next start.
+            # CodaLab ends a phase when the next starts; Codabench's v1 import ends it one day before the next
+            # start, so a shorter phase would never open there.
             _check(phase["start"] - previous >= datetime.timedelta(days=1),
                    "%s: starts less than one day after the previous phase" % pwhere)
-        previous = phase["start"]
+            if previous_end is not None:
+                _check(phase["start"] > previous_end, "%s: starts before the previous phase's end" % pwhere)
+        if phase.get("end") is not None:
+            phase["end"] = _as_datetime(phase["end"], pwhere + ": end")
+            _check(phase["end"] > phase["start"], "%s: end is not after start" % pwhere)
+        previous, previous_end = phase["start"], phase.get("end")
         _check(phase.get("color", "white") in COLORS, "%s: color must be one of %s" % (pwhere, sorted(COLORS)))
         for key in ("max_submissions", "max_submissions_per_day", "execution_time_limit"):
             if key in phase:
@@ -147,8 +175,14 @@ def load_task(name, reference_overrides=None, bundles_dir=BUNDLES):
                        % (pwhere, key))
     if spec.get("end_date") is not None:
         _check(spec["end_date"] > previous, "%s: end_date is before the last phase starts" % where)
+        _check(previous_end is None, "%s: the last phase has an end and end_date is set: keep one" % where)
 
     board = spec.get("leaderboard") or {}
+    unknown = set(board) - LEADERBOARD_KEYS
+    _check(not unknown, "%s: leaderboard: unknown keys %s (allowed: %s)" % (where, sorted(unknown),
+                                                                          sorted(LEADERBOARD_KEYS)))
+    _check(board.get("submission_rule", "Add") in SUBMISSION_RULES,
+           "%s: leaderboard.submission_rule is one of %s" % (where, ", ".join(SUBMISSION_RULES)))
     _check(isinstance(board.get("label"), str) and board["label"] == board["label"].strip() and board["label"],
            "%s: leaderboard.label must be non-empty text without surrounding spaces" % where)
     columns = board.get("columns") or []

@@ -5,6 +5,7 @@ The rules are data where they can be: a JSON Schema per platform (schemas/*.sche
 starting-kit submission. See codalab-platforms.md sections 1, 4 and 5 for where each rule comes from.
 """
 import datetime
+import difflib
 import io
 import json
 import re
@@ -14,10 +15,12 @@ from pathlib import Path
 import jsonschema
 import yaml
 
+from . import codabench_model
 from . import replay as replays
 
 SCHEMAS = Path(__file__).resolve().parent / "schemas"
-PLATFORMS = ("codalab", "codabench")
+PLATFORMS = ("codabench", "codalab")
+DEFAULT_PLATFORMS = ("codabench",)  # CodaLab Competitions stopped taking submissions at the end of 2025
 LABELS = {"codalab": "CodaLab v1.5", "codabench": "Codabench"}
 SEVERITIES = ("error", "warning", "note")  # notes are printed but do not fail the validation
 
@@ -67,19 +70,74 @@ def _jsonable(value):
     return value
 
 
+def _closest(key, known):
+    found = difflib.get_close_matches(str(key), sorted(known), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
 def _fix_hint(error):
+    hint = None
     for schema in [error.schema] + [e.schema for e in (error.context or [])]:
         if isinstance(schema, dict) and schema.get("x-fix"):
-            return schema["x-fix"]
-    return None
+            hint = schema["x-fix"]
+            break
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        known = error.schema.get("properties", {})
+        guesses = ["%s -> %s" % (k, _closest(k, known)) for k in error.instance
+                   if k not in known and _closest(k, known)]
+        if guesses:
+            hint = "did you mean %s? %s" % (", ".join(guesses), hint or "")
+    return hint
+
+
+def _load_schema(schema_name):
+    return json.loads((SCHEMAS / schema_name).read_text())
 
 
 def check_schema(ctx, platform, schema_name):
-    schema = json.loads((SCHEMAS / schema_name).read_text())
+    schema = _load_schema(schema_name)
     validator = jsonschema.Draft202012Validator(schema)
     for error in sorted(validator.iter_errors(_jsonable(ctx.spec)), key=lambda e: list(map(str, e.absolute_path))):
         where = ".".join(str(p) for p in error.absolute_path) or "(top level)"
         ctx.add("error", platform, "schema", where, error.message, _fix_hint(error))
+
+
+def _resolve(schema, root):
+    while isinstance(schema, dict) and "$ref" in schema:
+        schema = root["$defs"][schema["$ref"].rsplit("/", 1)[-1]]
+    return schema if isinstance(schema, dict) else {}
+
+
+def _unknown_keys(value, schema, root, where, found):
+    """Walk ``value`` with ``schema``; collect (where, key, known keys) for keys of closed objects that the schema
+    does not list. An object is closed when it says additionalProperties: false or x-unknown-keys."""
+    schema = _resolve(schema, root)
+    if isinstance(value, dict):
+        properties = schema.get("properties", {})
+        closed = schema.get("additionalProperties") is False or "x-unknown-keys" in schema
+        for key, item in value.items():
+            path = "%s.%s" % (where, key) if where else str(key)
+            if key in properties:
+                _unknown_keys(item, properties[key], root, path, found)
+            elif closed:
+                found.append((where or "(top level)", key, properties))
+            elif isinstance(schema.get("additionalProperties"), dict):
+                _unknown_keys(item, schema["additionalProperties"], root, path, found)
+    elif isinstance(value, list) and isinstance(schema.get("items"), dict):
+        for i, item in enumerate(value):
+            _unknown_keys(item, schema["items"], root, "%s.%d" % (where, i), found)
+
+
+def check_unknown_keys(ctx, platform, schema_name):
+    """Codabench ignores keys it does not read, without a word: a typo silently loses the setting."""
+    schema = _load_schema(schema_name)
+    found = []
+    _unknown_keys(_jsonable(ctx.spec), schema, schema, "", found)
+    for where, key, known in found:
+        guess = _closest(key, known)
+        ctx.add("warning", platform, "unknown-key", where, "Codabench ignores the key %r without a word%s"
+                % (key, ": the setting is lost" if guess else ""),
+                "did you mean %s?" % guess if guess else "remove it, or check Codabench's competition.yaml keys")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -119,9 +177,9 @@ def v1_files(ctx, platform):
                 data.decode("utf-8")
             except UnicodeDecodeError:
                 ctx.add("error", platform, "files", where, "%s is not UTF-8" % name, "save the page as UTF-8")
-            if not data.strip() and platform == "codabench":
-                ctx.add("error", platform, "files", where, "%s is empty: Codabench refuses empty pages" % name,
-                        "write some content")
+            if not data.strip():
+                ctx.add("note", platform, "files", where, "%s is empty: the tab shows nothing (Codabench's v1 "
+                        "import accepts it; a version 2 bundle may not have empty pages)" % name)
 
 
 def v1_phase_numbers(ctx, platform):
@@ -133,6 +191,11 @@ def v1_phase_numbers(ctx, platform):
 
 def _start(phase):
     value = phase.get("start_date")
+    if isinstance(value, str):
+        try:
+            value = datetime.datetime.strptime(value.strip()[:19].replace("T", " "), "%Y-%m-%d %H:%M:%S")
+        except ValueError:
+            return None
     if isinstance(value, datetime.datetime):
         return value.replace(tzinfo=None) - (value.utcoffset() or datetime.timedelta(0))
     if isinstance(value, datetime.date):
@@ -141,31 +204,34 @@ def _start(phase):
 
 
 def v1_phase_order(ctx, platform):
+    """CodaLab: a phase ends when phasenumber+1 starts, so starts must increase."""
     phases = sorted((p.get("phasenumber", 0), key, p) for key, p in _v1_phases(ctx)
                     if isinstance(p.get("phasenumber", 0), int))
     for (_, k1, p1), (_, k2, p2) in zip(phases, phases[1:]):
         s1, s2 = _start(p1), _start(p2)
-        if s1 is None or s2 is None:
-            continue
-        if s2 <= s1:
+        if s1 is not None and s2 is not None and s2 <= s1:
             ctx.add("error", platform, "phases", "phases.%s.start_date" % k2, "phase %s starts before or when "
                     "phase %s starts" % (k2, k1), "give each phase a later start than the previous one")
-        elif platform == "codabench" and s2 - s1 < datetime.timedelta(days=1):
-            ctx.add("error", platform, "phases", "phases.%s.start_date" % k2, "Codabench ends phase %s one day "
-                    "before phase %s starts, which is before it begins ('Phases dates conflict')" % (k1, k2),
-                    "start each phase at least one day after the previous one")
-        elif platform == "codabench":
-            ctx.add("note", platform, "phases", "phases.%s" % k1, "Codabench's v1 import ends this phase on %s, "
-                    "one day before the next starts: no submissions in between" % (s2 - datetime.timedelta(days=1)),
-                    "build a version 2 bundle to set phase ends yourself")
 
 
 def v1_leaderboard(ctx, platform):
     board = ctx.spec.get("leaderboard")
     if not isinstance(board, dict):
-        ctx.add("warning", platform, "leaderboard", "leaderboard", "no leaderboard: scores are computed but "
-                "nothing is shown", "add leaderboard.leaderboards and leaderboard.columns")
+        if platform == "codabench":
+            ctx.add("error", platform, "leaderboard", "leaderboard", "'Could not find leaderboard in the competition "
+                    "yaml': Codabench's v1 import needs one", "add leaderboard.leaderboards and leaderboard.columns")
+        else:
+            ctx.add("warning", platform, "leaderboard", "leaderboard", "no leaderboard: scores are computed but "
+                    "nothing is shown", "add leaderboard.leaderboards and leaderboard.columns")
         return
+    if platform == "codabench":
+        for key, message in (("leaderboards", "Could not find leaderboards declared on the competition "
+                              "leaderboard"), ("columns", "Could not find columns declared on the competition "
+                                               "leaderboard")):
+            if key not in board:
+                ctx.add("error", platform, "leaderboard", "leaderboard", "'%s': Codabench refuses the bundle"
+                        % message, "add leaderboard.%s" % key)
+                return
     boards = board.get("leaderboards") or {}
     labels = [b.get("label") for b in boards.values() if isinstance(b, dict)]
     for label in labels:
@@ -226,6 +292,12 @@ def v1_leaderboard(ctx, platform):
 def v1_codabench_import(ctx, platform):
     """What Codabench's v1 unpacker drops or changes (spec 4.3)."""
     spec = ctx.spec
+    if "html" not in spec:
+        ctx.add("error", platform, "codabench-import", "html", "'HTML pages could not be found in the yaml file':"
+                " Codabench's v1 import needs html", "add html: with overview, evaluation, terms and data pages")
+    elif not isinstance(spec["html"], dict) or "terms" not in spec["html"]:
+        ctx.add("error", platform, "codabench-import", "html", "'A file containing the terms of the competition "
+                "could not be located for this competition'", "add html.terms: terms.html")
     if not spec.get("image"):
         ctx.add("error", platform, "codabench-import", "image", "Codabench requires a logo ('An image for this "
                 "competition could not be found')", "add image: logo.png and the file")
@@ -252,10 +324,6 @@ def v1_codabench_import(ctx, platform):
         elif isinstance(limit, int) and limit > 600:
             ctx.add("warning", platform, "codabench-import", where, "execution_time_limit %d s: Codabench's default"
                     " queue stops programs at 600 s" % limit, "keep scoring under 600 s or use a custom queue")
-        value = phase.get("start_date")
-        if isinstance(value, datetime.datetime) and value.tzinfo is not None:
-            ctx.add("warning", platform, "codabench-import", where + ".start_date", "the UTC offset is discarded "
-                    "by Codabench, not converted", "write the time in UTC without an offset")
         if len(str(phase.get("label", ""))) > 36:
             ctx.add("error", platform, "codabench-import", where, "label longer than 36 characters",
                     "shorten the label")
@@ -299,15 +367,6 @@ def v2_structure(ctx, platform):
             if t not in task_indexes:
                 ctx.add("error", platform, "tasks", "phases.%d.tasks" % i, "task %r does not exist" % t,
                         "use an index from tasks")
-    ordered = sorted(phases, key=lambda p: p.get("index", 0) if isinstance(p.get("index"), int) else 0)
-    for i, (phase, following) in enumerate(zip(ordered, ordered[1:])):
-        end, start = phase.get("end"), following.get("start")
-        if end is None:
-            ctx.add("error", platform, "phases", "phases.%d.end" % i, "a phase followed by another needs an end",
-                    "set end before the next phase's start")
-        elif isinstance(end, datetime.date) and isinstance(start, datetime.date) and not start > end:
-            ctx.add("error", platform, "phases", "phases.%d" % (i + 1), "starts at or before the previous phase "
-                    "ends ('Phases dates conflict')", "start it strictly after the previous end")
     for b, board in enumerate(spec.get("leaderboards") or []):
         columns = [c for c in (board or {}).get("columns") or [] if isinstance(c, dict)]
         indexes = [c.get("index") for c in columns]
@@ -317,6 +376,11 @@ def v2_structure(ctx, platform):
                 ctx.add("error", platform, "leaderboard", "leaderboards.%d.columns" % b, "column %s repeat: %s"
                         % (what, values), "make them unique")
         for c in columns:
+            if "computation" in c and "computation_indexes" not in c:
+                ctx.add("error", platform, "leaderboard", "leaderboards.%d.columns.%s" % (b, c.get("key")),
+                        "'Column with computation must have at least 1 column selected for the computation to act "
+                        "upon': a computation key, even null, needs computation_indexes", "remove computation, or "
+                        "add computation_indexes")
             for ref in c.get("computation_indexes") or []:
                 if ref not in indexes or ref == c.get("index"):
                     ctx.add("error", platform, "leaderboard", "leaderboards.%d.columns.%s" % (b, c.get("key")),
@@ -325,6 +389,94 @@ def v2_structure(ctx, platform):
     if len(spec.get("leaderboards") or []) > 1:
         ctx.add("note", platform, "leaderboard", "leaderboards", "several leaderboards: check that each phase shows"
                 " the one you expect")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# What Codabench stores (both bundle versions): dates after its conversion, phase order, the ordering column
+
+
+def _when(value):
+    return codabench_model.format_instant(value)
+
+
+def codabench_stored(ctx, platform):
+    try:
+        phases = codabench_model.stored_phases(ctx.spec, ctx.version)
+    except codabench_model.ImportRefused as exc:
+        ctx.add("error", platform, "phases", "phases", "Codabench refuses the bundle: %s" % exc,
+                "give every phase a start and, when another phase follows, an end before that phase's start")
+        return
+    for phase in phases:
+        gap = " (one day before the next phase starts: no submissions in between)" \
+            if codabench_model.DAY_BEFORE in phase.end.changes else ""
+        ctx.add("note", platform, "stored-dates", phase.where, "Codabench stores phase %d (%s): %s to %s%s"
+                % (phase.index + 1, phase.name, _when(phase.start.stored), _when(phase.end.stored), gap))
+        for field, date in (("start", phase.start), ("end", phase.end)):
+            written = date.written
+            for change in date.changes:
+                if change == codabench_model.DAY_BEFORE:
+                    continue
+                elif change.startswith("read by dateutil"):
+                    ctx.add("note", platform, "stored-dates", phase.where, "%r is %s (month first when ambiguous)"
+                            % (written, change))
+                else:
+                    ctx.add("warning", platform, "stored-dates", phase.where, "%s %s: %s, so Codabench stores %s"
+                            % (field, written, change, _when(date.stored)),
+                            'quote the date in UTC with its time: "%s"' % (
+                                written.strftime("%Y-%m-%d %H:%M:%S") if isinstance(written, datetime.datetime)
+                                else "YYYY-MM-DD HH:MM:SS"))
+        if phase.never_opens:
+            ctx.add("warning", platform, "stored-dates", phase.where, "phase %d (%s) ends (%s) before or when it "
+                    "starts (%s): Codabench accepts it, but it never opens" % (
+                        phase.index + 1, phase.name, _when(phase.end.stored), _when(phase.start.stored)),
+                    "end it after its start" if ctx.version == "2" else
+                    "start the next phase at least one day after this one")
+    _ordering_column(ctx, platform)
+
+
+def _ordering_column(ctx, platform):
+    """Codabench orders a leaderboard by the column whose index is primary_index (0 unless set)."""
+    if ctx.version == "2":
+        boards = [b for b in ctx.spec.get("leaderboards") or [] if isinstance(b, dict)]
+        if not boards:
+            return
+        primary = boards[0].get("primary_index", 0)
+        keys = [c.get("key") for c in boards[0].get("columns") or [] if isinstance(c, dict)
+                and c.get("index") == primary]
+        if keys:
+            ctx.add("note", platform, "leaderboard", "leaderboards.0", "Codabench ranks the leaderboard by %s"
+                    % keys[0])
+        else:
+            ctx.add("warning", platform, "leaderboard", "leaderboards.0", "no column has index %s (the "
+                    "leaderboard's primary_index): the leaderboard is ordered by no column" % primary,
+                    "give the ranking column index 0")
+    else:
+        columns = _v1_columns(ctx)
+        if columns:
+            first = min(columns, key=lambda kc: kc[1].get("rank", 1) if isinstance(kc[1].get("rank", 1), int) else 1)
+            ctx.add("note", platform, "leaderboard", "leaderboard.columns.%s" % first[0], "Codabench ranks the "
+                    "leaderboard by this column (the lowest rank)")
+
+
+# Signatures of image formats Pillow opens (Codabench stores the logo through an image field).
+_IMAGE_SIGNATURES = ((b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR", 0), (b"\xff\xd8\xff", 0), (b"GIF87a", 0), (b"GIF89a", 0),
+                     (b"BM", 0), (b"WEBP", 8))
+
+
+def logo_image(ctx, platform):
+    name = ctx.spec.get("image")
+    if not isinstance(name, str) or name not in ctx.names:
+        return  # a missing logo is reported with the other files
+    with ctx.zip.open(name) as handle:
+        head = handle.read(32)
+    if not any(head[offset:offset + len(magic)] == magic for magic, offset in _IMAGE_SIGNATURES):
+        ctx.add("error", platform, "files", "image", "%s is not an image Codabench can open ('logo: Please upload a"
+                " valid image.')" % name, "use a PNG, JPEG or GIF logo")
+
+
+def unknown_keys(ctx, platform):
+    check_unknown_keys(ctx, platform, "codabench-v2.schema.json" if ctx.version == "2" else
+                       "codalab-v1.5.schema.json")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -449,12 +601,18 @@ CHECKS = [
     ("v1-codabench-import", "1", ("codabench",), v1_codabench_import),
     ("v2-files", "2", ("codabench",), v2_files),
     ("v2-structure", "2", ("codabench",), v2_structure),
+    ("codabench-stored", None, ("codabench",), codabench_stored),
+    ("unknown-keys", None, ("codabench",), unknown_keys),
+    ("logo-image", None, ("codabench",), logo_image),
     ("programs", None, PLATFORMS, programs),
 ]
 
 
 def _zip_layout(path, archive, platforms):
-    """Findings about where competition.yaml is; returns (findings, yaml name or None)."""
+    """Findings about where competition.yaml is; returns (findings, the yaml entry to check or None).
+
+    Codabench reads only the root competition.yaml; CodaLab reads the first entry whose name contains '.yaml'.
+    """
     findings = []
     names = archive.namelist()
     yamls = [n for n in names if ".yaml" in n]
@@ -465,37 +623,39 @@ def _zip_layout(path, archive, platforms):
         return findings, None
     if "competition.yaml" not in names:
         for p in platforms:
-            message = ("competition.yaml is in a folder (%s): %s" % (yamls[0], "every file path is then wrong "
+            message = ("competition.yaml is not at the root (%s): %s" % (yamls[0], "every file path is then wrong "
                        "('There is no item named overview.html')" if p == "codalab" else
                        "'competition.yaml is missing from zip'"))
             findings.append(Finding("error", p, "zip", "(zip)", message, "zip the bundle's files, not their folder"))
-    elif yamls[0] != "competition.yaml" and "codalab" in platforms:
+        return findings, (yamls[0] if "codabench" not in platforms else None)
+    if yamls[0] != "competition.yaml" and "codalab" in platforms:
         findings.append(Finding("error", "codalab", "zip", "(zip)", "CodaLab reads the first entry whose name "
                                 "contains '.yaml', which is %s" % yamls[0], "write competition.yaml first and "
                                 "avoid other names containing .yaml"))
-    return findings, yamls[0]
+    return findings, "competition.yaml"
 
 
 def validate(path, platforms=None, replay=True):
-    """Check a bundle. Returns (version, findings); ``platforms`` defaults to both for v1, Codabench for v2."""
+    """Check a bundle. Returns (version, findings); ``platforms`` defaults to Codabench, where bundles go now."""
     path = str(path)
+    platforms = tuple(platforms or DEFAULT_PLATFORMS)
     try:
         archive = zipfile.ZipFile(path)
     except (OSError, zipfile.BadZipFile) as exc:
         return None, [Finding("error", p, "zip", "(zip)", "cannot open %s: %s" % (path, exc), None)
-                      for p in platforms or PLATFORMS]
+                      for p in platforms]
     with archive:
-        findings, yaml_name = _zip_layout(path, archive, platforms or PLATFORMS)
+        findings, yaml_name = _zip_layout(path, archive, platforms)
         if yaml_name is None:
             return None, findings
         try:
             spec = yaml.safe_load(archive.read(yaml_name).decode("utf-8"))
         except (yaml.YAMLError, UnicodeDecodeError) as exc:
             return None, findings + [Finding("error", p, "yaml", yaml_name, "not readable YAML: %s" % exc, None)
-                                     for p in platforms or PLATFORMS]
+                                     for p in platforms]
         if not isinstance(spec, dict):
             return None, findings + [Finding("error", p, "yaml", yaml_name, "not a mapping", None)
-                                     for p in platforms or PLATFORMS]
+                                     for p in platforms]
         version = str(spec.get("version", "1"))
         if version in ("1", "1.5"):
             version = "1"
@@ -503,7 +663,7 @@ def validate(path, platforms=None, replay=True):
             return version, findings + [Finding("error", "codabench", "schema", "version", "version %r is neither "
                                                 "1, 1.5 nor 2" % spec.get("version"), "write version: 2 or leave it "
                                                 "out for a v1.5 bundle")]
-        chosen = list(platforms or (PLATFORMS if version == "1" else ("codabench",)))
+        chosen = list(platforms)
         ctx = Context(path, archive, spec, version)
         ctx.findings = findings
         if version == "2" and "codalab" in chosen:

@@ -33,7 +33,7 @@ PHASE_FIELDS = {
 @pytest.fixture
 def toy(tmp_path):
     task = make_toy(tmp_path)
-    return task, build.build_task(task, tmp_path / "dist")[0]
+    return task, build.build_task(task, tmp_path / "dist").codalab
 
 
 def read_bundle(path):
@@ -58,7 +58,8 @@ def test_competition_keys_are_v15_model_fields(toy):
     assert set(spec) <= COMPETITION_FIELDS
     assert spec["has_registration"] is False
     assert spec["competition_docker_image"] == "codalab/codalab-legacy:py37"
-    assert spec["end_date"] == datetime.datetime(2025, 3, 1, 12, 0)
+    assert spec["end_date"] == "2025-03-01 12:00:00"
+    assert spec["enable_forum"] is True
     assert spec["title"] == "Toy task: answers: a, b"
     assert spec["description"] == "A task for tests; 'quotes' and # hashes survive."
     assert list(spec["html"]) == ["overview", "evaluation", "terms", "data", "faq"]
@@ -73,10 +74,10 @@ def test_phases(toy):
         # explicit values, because CodaLab's and Codabench's defaults differ
         for key in ("max_submissions_per_day", "execution_time_limit", "max_submissions"):
             assert isinstance(phase[key], int)
-        assert isinstance(phase["start_date"], datetime.datetime)  # unquoted: YAML gives a datetime
+        assert isinstance(phase["start_date"], str)  # quoted, so Codabench's v1 import keeps the time of day
         for key in ("scoring_program", "reference_data", "public_data", "starting_kit"):
             assert phase[key] in archive.namelist()
-    assert phases[0]["start_date"] == datetime.datetime(2025, 1, 15)
+    assert phases[0]["start_date"] == "2025-01-15 00:00:00"
     assert phases[1]["leaderboard_management_mode"] == "hide_results"
     assert (phases[0]["max_submissions"], phases[1]["max_submissions"]) == (50, 3)
     # one reference zip per distinct split
@@ -84,10 +85,13 @@ def test_phases(toy):
                                                                                    "reference_test.zip"]
 
 
-def test_dates_are_written_unquoted(toy):
+def test_dates_are_quoted_utc_with_their_time(toy):
+    # Codabench keeps only the day of an unquoted YAML timestamp; CodaLab's parse_datetime reads this string form.
     text = zipfile.ZipFile(str(toy[1])).read("competition.yaml").decode()
-    assert "start_date: 2025-01-15 00:00:00\n" in text
-    assert "end_date: 2025-03-01 12:00:00\n" in text
+    assert 'start_date: "2025-01-15 00:00:00"\n' in text
+    assert 'end_date: "2025-03-01 12:00:00"\n' in text
+    codabench = zipfile.ZipFile(str(toy[1]).replace("-v1.5.zip", ".zip")).read("competition.yaml").decode()
+    assert 'start: "2025-01-15 00:00:00"\n' in codabench and 'end: "2025-01-31 23:59:59"\n' in codabench
 
 
 def test_one_leaderboard_and_anchored_columns(toy):
@@ -164,7 +168,7 @@ def test_reference_override_points_a_split_at_other_gold(tmp_path):
     (other / "gold.txt").write_text("b b b b b\n")
     task = taskdef.load_task("toy", {"dev": str(other), "test": str(tmp_path / "gold" / "test")},
                              bundles_dir=tmp_path / "bundles")
-    archive, _ = read_bundle(build.build_task(task, tmp_path / "dist")[0])
+    archive, _ = read_bundle(build.build_task(task, tmp_path / "dist").codalab)
     assert inner(archive, "reference_dev.zip").read("gold.txt") == b"b b b b b\n"
     assert inner(archive, "public_data_dev.zip").read("questions.txt").decode().count("\n") == 5
 
@@ -203,7 +207,7 @@ def test_metadata_with_extra_keys_is_refused(tmp_path):
     (task.scoring_program / "metadata").write_text("command: python3 $program/evaluate.py $input $output\n"
                                                    "description: x\n")
     with pytest.raises(build.BuildError):
-        build.build_task(task, tmp_path / "dist")[0]
+        build.build_task(task, tmp_path / "dist").codalab
 
 
 def test_cli_builds_every_task_and_checks_samples(tmp_path):
@@ -212,5 +216,6 @@ def test_cli_builds_every_task_and_checks_samples(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     for name in taskdef.task_names():
         assert (tmp_path / ("%s.zip" % name)).is_file()
-        assert (tmp_path / ("%s-codabench.zip" % name)).is_file()
-    assert "sample submission: Finished" in proc.stdout
+        assert (tmp_path / ("%s-v1.5.zip" % name)).is_file()
+    assert "sample submission on Codabench: Finished" in proc.stdout
+    assert "sample submission on CodaLab v1.5: Finished" in proc.stdout

@@ -10,6 +10,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import yaml
 
 from conftest import ROOT, run_scoring_program
 
@@ -267,10 +268,15 @@ def test_built_bundle_fails_a_bad_submission_with_the_message(built, tmp_path):
 
 
 def test_built_bundle_ranks_by_humimpact_and_ships_the_metric_card(built):
-    with zipfile.ZipFile(str(built)) as bundle:
+    with zipfile.ZipFile(str(built.with_name("cheers-v1.5.zip"))) as bundle:
         yaml_text = bundle.read("competition.yaml").decode("utf-8")
-        program = zipfile.ZipFile(io.BytesIO(bundle.read("scoring_program.zip")))
     columns = yaml_text.split("columns:")[1]
     assert columns.index("HumImpact:") < columns.index("relevance_f1_score_macro:")
     assert "selection_default: 1" in columns.split("relevance_f1_score_macro:")[0]
+    with zipfile.ZipFile(str(built)) as bundle:  # Codabench: the column with index 0 orders the leaderboard
+        spec = yaml.safe_load(bundle.read("competition.yaml").decode("utf-8"))
+        program = zipfile.ZipFile(io.BytesIO(bundle.read("scoring_program.zip")))
+    first = [c for c in spec["leaderboards"][0]["columns"] if c["index"] == 0]
+    assert [c["key"] for c in first] == ["HumImpact"]
+    assert spec["competition_type"] == "benchmark" and "end" not in spec["phases"][-1]
     assert "README.md" in program.namelist() and "evaluate.py" in program.namelist()

@@ -24,7 +24,7 @@ def test_every_sample_scores_the_same_in_docker_and_locally(built_bundles, docke
 
 
 def test_time_limit_in_docker_fails_like_the_worker(tmp_path, docker_image):  # noqa: F811
-    bundle = build.build_task(make_toy(tmp_path, limit=2), tmp_path / "dist")[0]
+    bundle = build.build_task(make_toy(tmp_path, limit=2), tmp_path / "dist").codalab
     sub = tmp_path / "sleep.zip"
     sub.write_bytes(pack.zip_entries([("answers.txt", b"SLEEP\n")]))
     report = replay.replay(bundle, sub, executor=docker(docker_image))
@@ -38,7 +38,7 @@ def test_time_limit_in_docker_fails_like_the_worker(tmp_path, docker_image):  # 
 def test_failing_submission_shows_the_participant_message_in_docker(built_bundles, tmp_path, docker_image):  # noqa: F811
     sub = tmp_path / "bad.zip"
     sub.write_bytes(pack.zip_entries([("spans-pred.txt", b"0\t[1, 2]\nzero\t[]\n")]))
-    bundle = built_bundles["toxic-spans"][0]
+    bundle = built_bundles["toxic-spans"].codalab
     local = replay.replay(bundle, sub)
     contained = replay.replay(bundle, sub, executor=docker(docker_image))
     assert contained["status"] == "Failed" and contained["exit_code"] == 1
@@ -49,8 +49,8 @@ def test_failing_submission_shows_the_participant_message_in_docker(built_bundle
 
 def test_the_bundle_image_is_used_unless_one_is_given(built_bundles):
     executor = replay.DockerExecutor()
-    executor.prepare(replay.Bundle(built_bundles["toxic-spans"][0]))
+    executor.prepare(replay.Bundle(built_bundles["toxic-spans"].codalab))
     assert executor.image == "codalab/codalab-legacy:py37"
     given = replay.DockerExecutor("codalab-replay/standin:bullseye", network=True)
-    given.prepare(replay.Bundle(built_bundles["toxic-spans"][0]))
+    given.prepare(replay.Bundle(built_bundles["toxic-spans"].codalab))
     assert given.image == "codalab-replay/standin:bullseye" and "network on" in given.label

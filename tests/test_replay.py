@@ -14,7 +14,7 @@ from toy_task import make_toy
 
 @pytest.fixture
 def toy_bundle(tmp_path):
-    return build.build_task(make_toy(tmp_path, limit=2), tmp_path / "dist")[0]
+    return build.build_task(make_toy(tmp_path, limit=2), tmp_path / "dist").codalab
 
 
 def submission(tmp_path, files, name="sub.zip"):
@@ -180,7 +180,7 @@ def test_codabench_replay_scores_the_sample(toy_bundles, which):
 
 
 def test_codabench_layout_and_command(toy_bundles, tmp_path):
-    report = replay.replay(toy_bundles[1], submission(tmp_path, {"answers.txt": "a b a\n"}), platform="codabench",
+    report = replay.replay(toy_bundles.codabench, submission(tmp_path, {"answers.txt": "a b a\n"}), platform="codabench",
                            keep=True, temp_dir=str(tmp_path / "cb"))
     root = report["run_dir"]
     try:
@@ -195,15 +195,15 @@ def test_codabench_layout_and_command(toy_bundles, tmp_path):
 
 def test_codabench_fails_when_the_program_writes_output_metadata(toy_bundles, tmp_path):
     sub = submission(tmp_path, {"answers.txt": "META a b a\n"})
-    assert replay.replay(toy_bundles[0], sub)["status"] == "Finished"  # v1.5 does not mind
-    report = replay.replay(toy_bundles[0], sub, platform="codabench")
+    assert replay.replay(toy_bundles.codalab, sub)["status"] == "Finished"  # v1.5 does not mind
+    report = replay.replay(toy_bundles.codalab, sub, platform="codabench")
     assert report["status"] == "Failed" and "output/metadata" in report["reason"]
 
 
 def test_codabench_reads_scores_txt_as_yaml(toy_bundles, tmp_path):
     sub = submission(tmp_path, {"answers.txt": "WRITE:accuracy:0.5\n"})
-    assert replay.replay(toy_bundles[0], sub)["scores"] == {"accuracy": 0.5}
-    report = replay.replay(toy_bundles[0], sub, platform="codabench")
+    assert replay.replay(toy_bundles.codalab, sub)["scores"] == {"accuracy": 0.5}
+    report = replay.replay(toy_bundles.codalab, sub, platform="codabench")
     assert report["status"] == "Failed" and "n/a" in report["reason"]
 
 

@@ -48,8 +48,8 @@ def program_zip(files):
 
 
 def test_clean_toy_bundles_pass(toy_bundles):
-    assert findings_of(toy_bundles[0]) == ("1", [])
-    assert findings_of(toy_bundles[1]) == ("2", [])
+    assert findings_of(toy_bundles.codalab) == ("1", [])
+    assert findings_of(toy_bundles.codabench) == ("2", [])
 
 
 def test_every_built_bundle_passes(built_bundles):
@@ -67,7 +67,7 @@ BROKEN = [
      None, "codalab", "schema", "'end_date' was unexpected"),
     ("missing data page", 0, lambda y: y.replace("  data: data.html\n", ""), None, "codalab", "schema",
      "'data' is a required property"),
-    ("quoted date-only string", 0, lambda y: y.replace("start_date: 2025-01-15 00:00:00", 'start_date: "2025-01-15"'),
+    ("quoted date-only string", 0, lambda y: y.replace('start_date: "2025-01-15 00:00:00"', 'start_date: "2025-01-15"'),
      None, "codalab", "schema", "does not match"),
     ("non-consecutive phase numbers", 0, lambda y: y.replace("phasenumber: 2", "phasenumber: 3"), None, "codalab",
      "phases", "phase numbers are [1, 3]"),
@@ -84,9 +84,9 @@ BROKEN = [
      None, "codabench", "leaderboard", "only the first"),
     ("has_registration absent", 0, lambda y: y.replace("has_registration: false\n", ""), None, "codabench",
      "codabench-import", "defaults to requiring the organizer's approval"),
-    ("phases less than a day apart", 0, lambda y: y.replace("start_date: 2025-02-01 00:00:00",
-                                                            "start_date: 2025-01-15 12:00:00"),
-     None, "codabench", "phases", "Phases dates conflict"),
+    ("phases less than a day apart", 0, lambda y: y.replace('start_date: "2025-02-01 00:00:00"',
+                                                            'start_date: "2025-01-15 12:00:00"'),
+     None, "codabench", "stored-dates", "never opens"),
     ("column label over 36 characters", 0, lambda y: y.replace('label: "Hits"', 'label: "' + "H" * 40 + '"'), None,
      "codabench", "leaderboard", "longer than 36"),
     ("missing image", 0, lambda y: y.replace("image: logo.png\n", ""), None, "codabench", "codabench-import",
@@ -107,10 +107,12 @@ BROKEN = [
      "has no metadata file"),
     ("sample submission fails", 0, None, {"reference_dev.zip": pack.zip_entries([("gold.txt", b"a b\n")])},
      "codalab", "replay", "sample submission fails"),
-    ("v2 phases overlap", 1, lambda y: y.replace("end: 2025-01-31 23:59:59", "end: 2025-02-01 00:00:00"), None,
+    ("v2 phases touch", 1, lambda y: y.replace('end: "2025-01-31 23:59:59"', 'end: "2025-02-01 00:00:00"'), None,
      "codabench", "phases", "Phases dates conflict"),
-    ("v2 phase without end", 1, lambda y: y.replace("    end: 2025-01-31 23:59:59\n", ""), None, "codabench",
-     "phases", "needs an end"),
+    ("v2 phases overlap", 1, lambda y: y.replace('end: "2025-01-31 23:59:59"', 'end: "2025-02-02 00:00:00"'), None,
+     "codabench", "phases", "Phases must be sequential"),
+    ("v2 phase without end", 1, lambda y: y.replace('    end: "2025-01-31 23:59:59"\n', ""), None, "codabench",
+     "phases", "must have an end time"),
     ("v2 version 2.0", 1, lambda y: y.replace("version: 2\n", "version: 2.0\n"), None, "codabench", "schema",
      "neither 1, 1.5 nor 2"),
     ("v2 missing terms", 1, lambda y: y.replace("terms: terms.html\n", ""), None, "codabench", "schema",
@@ -127,8 +129,9 @@ BROKEN = [
 @pytest.mark.parametrize("case", BROKEN, ids=[c[0] for c in BROKEN])
 def test_broken_bundle_gives_its_finding(toy_bundles, tmp_path, case):
     _, which, edit_yaml, edit_files, platform, rule, fragment = case
-    path = rewrite(toy_bundles[which], tmp_path / "broken.zip", edit_yaml, edit_files)
-    platforms = ("codalab", "codabench") if platform == "codalab" and which == 1 else None
+    path = rewrite((toy_bundles.codalab, toy_bundles.codabench)[which], tmp_path / "broken.zip", edit_yaml,
+                   edit_files)
+    platforms = ("codalab", "codabench") if platform == "codalab" else None
     _, findings = findings_of(path, platforms=platforms)
     matching = [f for f in findings if f.platform == platform and f.rule == rule and fragment in f.message]
     assert matching, findings
@@ -136,10 +139,10 @@ def test_broken_bundle_gives_its_finding(toy_bundles, tmp_path, case):
 
 
 def test_wrapper_folder_around_the_bundle(toy_bundles, tmp_path):
-    src = zipfile.ZipFile(str(toy_bundles[0]))
+    src = zipfile.ZipFile(str(toy_bundles.codalab))
     path = tmp_path / "wrapped.zip"
     path.write_bytes(pack.zip_entries([("comp/" + n, src.read(n)) for n in src.namelist()]))
-    _, findings = findings_of(path)
+    _, findings = findings_of(path, platforms=("codabench", "codalab"))
     messages = dict((f.platform, f.message) for f in findings if f.rule == "zip")
     assert "There is no item named" in messages["codalab"]
     assert "competition.yaml is missing from zip" in messages["codabench"]
@@ -213,7 +216,7 @@ def test_official_style_bundle_gets_useful_findings(tmp_path):
                ("reference_data.zip", pack.zip_entries([("truth.txt", b"Hello World!")]))]
     path = tmp_path / "hello_world.zip"
     path.write_bytes(pack.zip_entries(entries))
-    version, findings = validate.validate(str(path))
+    version, findings = validate.validate(str(path), platforms=("codabench", "codalab"))
     got = [(f.platform, f.rule, f.where) for f in findings if f.severity != "note"]
     # start_date 2015-9-1 stays a string in YAML 1.1 and fails on CodaLab
     assert ("codalab", "schema", "phases.1.start_date") in got
@@ -228,11 +231,11 @@ def test_official_style_bundle_gets_useful_findings(tmp_path):
 
 
 def test_cli_exit_status(toy_bundles, tmp_path):
-    ok = subprocess.run([sys.executable, str(ROOT / "build_bundle.py"), "validate", str(toy_bundles[0]),
-                         str(toy_bundles[1])], capture_output=True, text=True)
+    ok = subprocess.run([sys.executable, str(ROOT / "build_bundle.py"), "validate", str(toy_bundles.codalab),
+                         str(toy_bundles.codabench)], capture_output=True, text=True)
     assert ok.returncode == 0, ok.stdout
     assert ok.stdout.count("OK: nothing to change") == 2
-    broken = rewrite(toy_bundles[0], tmp_path / "b.zip", lambda y: "tasks: []\n" + y)
+    broken = rewrite(toy_bundles.codalab, tmp_path / "b.zip", lambda y: "tasks: []\n" + y)
     bad = subprocess.run([sys.executable, str(ROOT / "build_bundle.py"), "validate", str(broken),
                           "--platform", "codalab"], capture_output=True, text=True)
     assert bad.returncode == 1

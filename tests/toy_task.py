@@ -1,6 +1,7 @@
 """A tiny task definition written into a temporary folder, to test the builder and the replay in isolation."""
 import textwrap
 
+from codabench_cases import tiny_png
 from codalab_bundles import taskdef
 
 # One answer per line; accuracy = share of lines equal to the gold. 'SLEEP' makes the program hang (time limits),
@@ -95,7 +96,7 @@ def make_toy(root, limit=300, derive=True):
     (folder / "task.yaml").write_text(TOY_YAML % {"program": program, "limit": limit})
     for page in ("overview", "evaluation", "data", "terms", "faq"):
         (folder / "pages" / ("%s.html" % page)).write_text("<p>%s</p>\n" % page)
-    (folder / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n fake")
+    (folder / "logo.png").write_bytes(tiny_png())  # a real image: Codabench refuses a logo it cannot open
     if derive:
         (folder / "derive.py").write_text(TOY_DERIVE)
     for split, gold in (("dev", "a b a"), ("test", "b b a a")):
