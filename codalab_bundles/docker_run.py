@@ -102,12 +102,13 @@ def _docker(*args, **kwargs):
     return proc.returncode, proc.stdout.decode("utf-8", "replace").strip()
 
 
-def run_container(argv, time_limit, stdout_path, stderr_path):
+def run_container(argv, time_limit, stdout_path, stderr_path, timeout_message=TIME_LIMIT_MESSAGE):
     """Run ``docker run`` argv, appending its stdout and stderr (docker's own messages included, as on the worker)
     to the two files. Returns (exit code, elapsed seconds, timed out).
 
-    Past ``time_limit`` seconds (None or <= 0: no limit) the container is killed by its --name, the worker's
-    "Execution time limit exceeded!" line is appended to stderr and the exit code is -1. A container that cannot
+    Past ``time_limit`` seconds (None or <= 0: no limit) the container is killed by its --name,
+    ``timeout_message`` (the v1.5 worker's "Execution time limit exceeded!") is appended to stderr and the exit
+    code is -1. A container that cannot
     start (missing image, daemon down) gives docker's non-zero exit code (125 and the like) and its message.
     """
     limit = time_limit if time_limit and time_limit > 0 else None
@@ -131,7 +132,8 @@ def run_container(argv, time_limit, stdout_path, stderr_path):
         except subprocess.TimeoutExpired:
             proc.kill()  # no name, a container that never started, or a hung daemon: stop the CLI itself
             proc.wait()
-        err.write(TIME_LIMIT_MESSAGE + "\n")
+        if timeout_message:
+            err.write(timeout_message + "\n")
     return TIMEOUT_EXIT_CODE, time.time() - started, True
 
 

@@ -25,6 +25,9 @@ from .docker_run import TIME_LIMIT_MESSAGE
 
 DEFAULT_TIME_LIMIT = 300  # CompetitionPhase.execution_time_limit default on v1.5
 CODABENCH_TIME_LIMIT = 600  # Codabench's phase default, and the default queue's cap
+# Codabench's site gives each run a Celery soft time limit of the phase's limit plus 20 minutes; past it the run
+# fails with "Soft time limit exceeded!" (src/apps/competitions/tasks.py, compute_worker.run_wrapper).
+CODABENCH_SOFT_LIMIT_PADDING = 20 * 60
 DEFAULT_IMAGE = "codalab/codalab-legacy:py37"  # both platforms' default when a bundle names none
 
 
@@ -108,7 +111,7 @@ class PhaseInfo(object):
 class Bundle(object):
     """A competition bundle opened for replay: CodaLab v1.5 (version 1) or Codabench (version 2)."""
 
-    def __init__(self, path):
+    def __init__(self, path, platform="codabench"):
         self.path = str(path)
         try:
             self.zip = zipfile.ZipFile(self.path)
@@ -116,9 +119,13 @@ class Bundle(object):
             raise ReplayError("cannot open bundle %s: %s" % (self.path, exc))
         for info in self.zip.infolist():
             _check_entry(info.filename, info, self.path)
+        # Codabench reads only the root competition.yaml; CodaLab the first entry whose name contains '.yaml'.
         yaml_names = [n for n in self.zip.namelist() if ".yaml" in n]
+        if platform == "codabench":
+            yaml_names = [n for n in yaml_names if n == "competition.yaml"]
         if not yaml_names:
-            raise ReplayError("%s holds no competition.yaml" % self.path)
+            raise ReplayError("%s holds no competition.yaml%s" % (self.path, " at its root" if platform ==
+                                                                  "codabench" else ""))
         self.spec = yaml.safe_load(self.zip.read(yaml_names[0]).decode("utf-8"))
         if not isinstance(self.spec, dict):
             raise ReplayError("%s: competition.yaml is not a mapping" % self.path)
@@ -226,6 +233,9 @@ class CodalabWorker(object):
 
     name = "codalab"
     label = "CodaLab v1.5"
+    timeout_message = TIME_LIMIT_MESSAGE  # appended to stderr.txt when the worker kills the step
+    bad_zip = ("the submission is not a zip file: the worker's extraction raises BadZipfile and the submission "
+               "is marked Failed")
 
     def prepare(self, bundle, phase, submission, base):
         root = tempfile.mkdtemp(prefix="tmp", dir=base)
@@ -282,6 +292,10 @@ class CodalabWorker(object):
     def time_limit(self, phase):
         return phase.time_limit
 
+    def kill_after(self, phase):
+        """Seconds after which the step is stopped: the time limit itself on v1.5."""
+        return phase.time_limit
+
     def parse(self, run, columns, computed):
         return score_parsers.parse_codalab(_read_optional(os.path.join(run.output, "scores.txt")), columns,
                                            computed)
@@ -293,6 +307,9 @@ class CodabenchWorker(object):
 
     name = "codabench"
     label = "Codabench"
+    timeout_message = None
+    bad_zip = ("Bad or empty zip file (the worker tries the download 10 times, 20 s apart, before it says so: "
+               "about 3 minutes)")
     APP = {"program": "/app/program", "input": "/app/input", "output": "/app/output", "shared": "/app/shared"}
 
     def prepare(self, bundle, phase, submission, base):
@@ -346,6 +363,11 @@ class CodabenchWorker(object):
         # The default queue caps the phase's limit at MAX_EXECUTION_TIME_LIMIT (600 s by default).
         return min(phase.time_limit or CODABENCH_TIME_LIMIT, CODABENCH_TIME_LIMIT)
 
+    def kill_after(self, phase):
+        """The worker's alarm at the time limit is caught while it streams the container's logs (its January 2026
+        docker-py rewrite), so the program runs on; what stops it is the site's Celery soft time limit."""
+        return (phase.time_limit or CODABENCH_TIME_LIMIT) + CODABENCH_SOFT_LIMIT_PADDING
+
     def parse(self, run, columns, computed):
         return score_parsers.parse_codabench(_read_optional(os.path.join(run.output, "scores.json")),
                                              _read_optional(os.path.join(run.output, "scores.txt")), columns)
@@ -358,7 +380,7 @@ WORKERS = {"codalab": CodalabWorker, "codabench": CodabenchWorker}
 # Running
 
 
-def _run_local(tokens, cwd, time_limit, stdout_path, stderr_path):
+def _run_local(tokens, cwd, time_limit, stdout_path, stderr_path, timeout_message=TIME_LIMIT_MESSAGE):
     """Run one command; returns (exit code, elapsed seconds, timed out)."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     started = time.time()
@@ -374,8 +396,9 @@ def _run_local(tokens, cwd, time_limit, stdout_path, stderr_path):
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-    with open(stderr_path, "a") as err:
-        err.write(TIME_LIMIT_MESSAGE + "\n")
+    if timeout_message:
+        with open(stderr_path, "a") as err:
+            err.write(timeout_message + "\n")
     return -1, time.time() - started, True
 
 
@@ -404,30 +427,82 @@ def _detailed_results(output):
     return found
 
 
-def replay(bundle_path, submission=None, phase_number=None, temp_dir=None, keep=False, platform="codalab",
-           executor=None):
-    """Replay the scoring step. ``submission`` is a path to a zip, or None for the phase's sample submission.
-
-    ``platform`` picks the worker to emulate ("codalab" or "codabench"); ``executor`` runs the commands (default:
-    locally; see docker_run for containers). Returns a dict report (see ``format_report``). Raises ReplayError
-    when nothing can be run at all.
-    """
-    worker = WORKERS[platform]()
-    bundle = Bundle(bundle_path)
-    phase = bundle.phase(phase_number)
+def _read_submission(bundle, phase, submission):
+    """(zip bytes, name shown in the report)."""
     if submission is None:
         data = bundle.sample_submission(phase)
         if data is None:
             raise ReplayError("phase %s has no starting kit with a sample_submission.zip: give a submission zip"
                               % phase.number)
-        submission_name = "%s (starting kit sample_submission.zip)" % phase.starting_kit
-    else:
-        with open(str(submission), "rb") as handle:
-            data = handle.read()
-        submission_name = str(submission)
+        return data, "%s (starting kit sample_submission.zip)" % phase.starting_kit
+    with open(str(submission), "rb") as handle:
+        return handle.read(), str(submission)
+
+
+def _status(worker, run, results, timed_out, finish_error, parsed):
+    """(status, reason) as the platform shows them."""
+    exit_code = results[-1]["exitCode"]
+    if timed_out:
+        return "Failed", (TIME_LIMIT_MESSAGE if worker.name == "codalab" else "Soft time limit exceeded!")
+    if exit_code != 0:
+        return "Failed", run.setup_error or "the scoring program exited with status %s" % exit_code
+    if not parsed.ok:
+        return "Failed", parsed.error
+    if finish_error:
+        return "Failed", finish_error
+    return "Finished", None
+
+
+def _stored_scores(worker, exit_code, timed_out, parsed):
+    """The scores the leaderboard gets, whatever the status.
+
+    v1.5: the site reads scores.txt only after a zero exit, and keeps the lines stored before a failing one.
+    Codabench: the worker posts the scores before it writes output/metadata, so a run that then fails (a program
+    that wrote output/metadata) still has its scores on the site.
+    """
+    if timed_out or exit_code != 0:
+        return {}
+    return dict(parsed.scores)
+
+
+def _timing_warnings(worker, elapsed, time_limit):
+    if worker.name != "codabench" or elapsed <= time_limit:
+        return []
+    return ["the program ran %.1f s, past the phase's time limit of %s s: Codabench's current worker (its "
+            "January 2026 rewrite) catches its own alarm and lets the run finish and be scored, while older "
+            "Codabench workers and CodaLab fail it with 'Execution Time Limit exceeded'. Do not rely on either: "
+            "keep scoring under the limit or raise execution_time_limit" % (elapsed, time_limit)]
+
+
+def _not_a_zip_report(bundle_path, submission_name, phase, platform, worker, executor, time_limit):
+    return {
+        "bundle": str(bundle_path), "submission": submission_name, "phase": phase.number,
+        "phase_label": phase.label, "platform": platform, "worker": "%s (%s)" % (worker.label, executor.label),
+        "status": "Failed", "reason": worker.bad_zip, "exit_code": None, "elapsed_seconds": 0.0,
+        "time_limit_seconds": time_limit, "command": [], "scores": {}, "columns_without_score": [],
+        "keys_without_column": [], "score_warnings": [], "warnings": [], "other_platform_scores": None,
+        "stdout": "", "stderr": "", "detailed_results": None, "run_dir": None,
+    }
+
+
+def replay(bundle_path, submission=None, phase_number=None, temp_dir=None, keep=False, platform="codabench",
+           executor=None):
+    """Replay the scoring step. ``submission`` is a path to a zip, or None for the phase's sample submission.
+
+    ``platform`` picks the worker to emulate ("codabench", the default, or "codalab"); ``executor`` runs the
+    commands (default: locally; see docker_run for containers). Returns a dict report (see ``format_report``);
+    ``scores`` are the scores the leaderboard stores, which a Failed run can have on Codabench. Raises
+    ReplayError when nothing can be run at all.
+    """
+    worker = WORKERS[platform]()
+    bundle = Bundle(bundle_path, platform)
+    phase = bundle.phase(phase_number)
+    data, submission_name = _read_submission(bundle, phase, submission)
     time_limit = worker.time_limit(phase)
     executor = executor or LocalExecutor()
     executor.prepare(bundle)
+    if not zipfile.is_zipfile(io.BytesIO(data)):
+        return _not_a_zip_report(bundle_path, submission_name, phase, platform, worker, executor, time_limit)
 
     base = temp_dir or tempfile.gettempdir()
     if not os.path.isdir(base):
@@ -441,7 +516,7 @@ def replay(bundle_path, submission=None, phase_number=None, temp_dir=None, keep=
                 err.write(run.setup_error + "\n")
             results.append({"exitCode": 1, "ingestionExitCode": 0, "elapsedTime": 0.0})
         for command in run.commands:
-            code, elapsed, timed_out, shown = executor.run(worker, run, command, time_limit)
+            code, elapsed, timed_out, shown = executor.run(worker, run, command, worker.kill_after(phase))
             commands_run.append(shown)
             results.append({"exitCode": code, "ingestionExitCode": 0, "elapsedTime": round(elapsed, 3)})
             if code != 0:
@@ -452,16 +527,7 @@ def replay(bundle_path, submission=None, phase_number=None, temp_dir=None, keep=
         other_worker = WORKERS["codabench" if platform == "codalab" else "codalab"]()
         other = other_worker.parse(run, columns, computed)
         exit_code = results[-1]["exitCode"]
-        if timed_out:
-            status, reason = "Failed", TIME_LIMIT_MESSAGE
-        elif exit_code != 0:
-            status, reason = "Failed", run.setup_error or "the scoring program exited with status %s" % exit_code
-        elif finish_error:
-            status, reason = "Failed", finish_error
-        elif not parsed.ok:
-            status, reason = "Failed", parsed.error
-        else:
-            status, reason = "Finished", None
+        status, reason = _status(worker, run, results, timed_out, finish_error, parsed)
         report = {
             "bundle": str(bundle_path),
             "submission": submission_name,
@@ -475,16 +541,21 @@ def replay(bundle_path, submission=None, phase_number=None, temp_dir=None, keep=
             "elapsed_seconds": results[-1]["elapsedTime"],
             "time_limit_seconds": time_limit,
             "command": commands_run,
-            "scores": parsed.scores if status == "Finished" else {},
-            "columns_without_score": parsed.missing,
+            "scores": _stored_scores(worker, exit_code, timed_out, parsed),
+            "columns_without_score": None,
             "keys_without_column": parsed.ignored,
             "score_warnings": parsed.warnings,
+            "warnings": _timing_warnings(worker, results[-1]["elapsedTime"], time_limit),
             "other_platform_scores": dict(other.as_dict(), platform=other_worker.label),
             "stdout": _read_optional(run.stdout) or "",
             "stderr": _read_optional(run.stderr) or "",
             "detailed_results": None,
             "run_dir": run.root if keep else None,
         }
+        report["columns_without_score"] = [key for key in columns if key not in report["scores"]]
+        if status == "Failed" and report["scores"]:
+            report["warnings"].append("the submission shows Failed, but the scores above are already stored on "
+                                      "the leaderboard (the worker posts them before it fails)")
         page = _detailed_results(run.output)
         if page is not None:
             report["detailed_results"] = page if keep else os.path.relpath(page, os.path.dirname(run.output))
@@ -506,7 +577,8 @@ class LocalExecutor(object):
 
     def run(self, worker, run, command, time_limit):
         tokens = worker.tokens(run, command)
-        code, elapsed, timed_out = _run_local(tokens, run.cwd, time_limit, run.stdout, run.stderr)
+        code, elapsed, timed_out = _run_local(tokens, run.cwd, time_limit, run.stdout, run.stderr,
+                                              worker.timeout_message)
         return code, elapsed, timed_out, " ".join(tokens)
 
 
@@ -536,7 +608,8 @@ class DockerExecutor(object):
         else:
             tokens = worker.tokens(run, command, in_container=True)
             argv = docker_run.codabench_docker_argv(run.root, self.image, tokens, network=self.network)
-        code, elapsed, timed_out = docker_run.run_container(argv, time_limit, run.stdout, run.stderr)
+        code, elapsed, timed_out = docker_run.run_container(argv, time_limit, run.stdout, run.stderr,
+                                                            worker.timeout_message)
         return code, elapsed, timed_out, " ".join(argv)
 
 
@@ -555,16 +628,16 @@ def format_report(report):
     if report["reason"]:
         lines.append("reason: %s" % report["reason"])
     if report["scores"]:
-        lines.append("scores (as the %s leaderboard reads them):" % report["worker"].split(" (")[0])
+        lines.append("scores the %s leaderboard stores:" % report["worker"].split(" (")[0])
         width = max(len(k) for k in report["scores"])
         for key, value in report["scores"].items():
             lines.append("  %-*s  %r" % (width, key, value))
     lines.append("leaderboard columns without a score: %s" % (", ".join(report["columns_without_score"]) or "none"))
     lines.append("score keys matching no column: %s" % (", ".join(report["keys_without_column"]) or "none"))
-    for warning in report["score_warnings"]:
+    for warning in report["score_warnings"] + report["warnings"]:
         lines.append("warning: %s" % warning)
     other = report["other_platform_scores"]
-    if report["status"] == "Finished":
+    if report["status"] == "Finished" and other:
         if not other["ok"]:
             lines.append("%s would fail to read these scores: %s" % (other["platform"], other["error"]))
         elif _rounded(other["scores"]) != _rounded(report["scores"]):

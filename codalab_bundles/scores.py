@@ -83,13 +83,20 @@ def parse_codalab(text, columns, computed=()):
 
 
 def parse_codabench(json_text, txt_text, columns):
-    """Codabench: output/scores.json if present, else output/scores.txt read as YAML (yaml.Loader)."""
+    """Codabench: the worker reads output/scores.json if present, else output/scores.txt as YAML (yaml.Loader),
+    and posts what it read; the site stores one score per leaderboard column key, in order.
+
+    ``ok`` False means the worker fails the submission (no scores file, scores.json not JSON). What the worker
+    posts but the site cannot store does not fail the submission (the worker ignores the site's answer): it is
+    reported in ``warnings``, with the scores stored before it in ``scores``.
+    """
     parsed = ParsedScores()
     if json_text is not None:
         try:
             data = json.loads(json_text)
         except ValueError as exc:
-            return _finish(parsed.fail("scores.json is not valid JSON: %s" % exc), columns)
+            return _finish(parsed.fail("Could not decode scores json properly, it contains an error. (%s)" % exc),
+                           columns)
         source = "scores.json"
     elif txt_text is not None:
         try:
@@ -100,19 +107,42 @@ def parse_codabench(json_text, txt_text, columns):
     else:
         return _finish(parsed.fail("Could not find scores file, did the scoring program output it?"), columns)
     if not isinstance(data, dict):
-        # e.g. 'correct:1' without a space parses as one string: every score shows n/a.
-        return _finish(parsed.fail("%s does not parse as a mapping of key to score (got %s): every score would "
-                                   "be n/a" % (source, type(data).__name__)), columns)
+        # e.g. 'correct:1' without a space is one YAML string: the site fails on it and stores nothing.
+        parsed.warnings.append("%s parses as a %s, not a mapping of key to score (%r): the submission shows "
+                               "Finished but the site stores no score, so every column shows n/a; write "
+                               "'key: value' with a space after the colon" % (source, type(data).__name__,
+                                                                              _short(data)))
+        return _finish(parsed, columns)
     for key, value in data.items():
         key = str(key)
         if key not in columns:
             parsed.ignored.append(key)
             continue
-        try:
-            number = float(value)
-        except (TypeError, ValueError):
-            return _finish(parsed.fail("%s: %s = %r is not a number" % (source, key, value)), columns)
+        number = _decimal_or_none(value)
+        if number is None:
+            parsed.warnings.append("%s: %s = %r cannot be stored as a score: the site stops there, so this and "
+                                   "the later columns show n/a although the submission shows Finished"
+                                   % (source, key, _short(value)))
+            break
         if isinstance(value, str):
             parsed.warnings.append("%s: %s is the string %r, not a YAML number" % (source, key, value))
         parsed.scores[key] = number
     return _finish(parsed, columns)
+
+
+def _short(value):
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _decimal_or_none(value):
+    """The float a DecimalField(max_digits=20, decimal_places=10) would store, or None if it cannot."""
+    if value is None:
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    if math.isnan(number) or math.isinf(number) or abs(number) >= 1e10:
+        return None
+    return number

@@ -105,4 +105,4 @@ def built_bundles(tmp_path_factory):
     """Every task built once per test session from the sample data: {task: Built(codabench zip, codalab v1.5 zip)}."""
     from codalab_bundles import build, taskdef
     dist = tmp_path_factory.mktemp("dist")
-    return dict((name, tuple(build.build_task(taskdef.load_task(name), dist))) for name in taskdef.task_names())
+    return dict((name, build.build_task(taskdef.load_task(name), dist)) for name in taskdef.task_names())

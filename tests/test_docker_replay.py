@@ -27,7 +27,7 @@ def test_time_limit_in_docker_fails_like_the_worker(tmp_path, docker_image):  # 
     bundle = build.build_task(make_toy(tmp_path, limit=2), tmp_path / "dist").codalab
     sub = tmp_path / "sleep.zip"
     sub.write_bytes(pack.zip_entries([("answers.txt", b"SLEEP\n")]))
-    report = replay.replay(bundle, sub, executor=docker(docker_image))
+    report = replay.replay(bundle, sub, platform="codalab", executor=docker(docker_image))
     assert report["status"] == "Failed"
     assert report["exit_code"] == -1
     assert report["reason"] == "Execution time limit exceeded!"
@@ -54,3 +54,14 @@ def test_the_bundle_image_is_used_unless_one_is_given(built_bundles):
     given = replay.DockerExecutor("codalab-replay/standin:bullseye", network=True)
     given.prepare(replay.Bundle(built_bundles["toxic-spans"].codalab))
     assert given.image == "codalab-replay/standin:bullseye" and "network on" in given.label
+
+
+def test_codabench_run_past_the_limit_finishes_in_docker_as_locally(tmp_path, docker_image):  # noqa: F811
+    bundle = build.build_task(make_toy(tmp_path, limit=2), tmp_path / "dist").codabench
+    sub = tmp_path / "slow.zip"
+    sub.write_bytes(pack.zip_entries([("answers.txt", b"SLOW a b a\n")]))
+    contained = replay.replay(bundle, sub, executor=docker(docker_image))
+    local = replay.replay(bundle, sub)
+    assert contained["status"] == local["status"] == "Finished"
+    assert contained["scores"] == local["scores"] == {"accuracy": 1.0, "hits": 3.0}
+    assert len(contained["warnings"]) == 1 and "past the phase's time limit of 2 s" in contained["warnings"][0]

@@ -1,4 +1,5 @@
-"""The local replay: the v1.5 worker's run directory, command, time limit and score parsing."""
+"""The local replay: the v1.5 worker's run directory, command, time limit and score parsing; then Codabench's."""
+import functools
 import json
 import os
 import subprocess
@@ -10,6 +11,8 @@ import pytest
 from codalab_bundles import build, pack, replay, scores
 from conftest import ROOT
 from toy_task import make_toy
+
+v15 = functools.partial(replay.replay, platform="codalab")  # the v1.5 worker, as these tests describe
 
 
 @pytest.fixture
@@ -25,7 +28,7 @@ def submission(tmp_path, files, name="sub.zip"):
 
 
 def test_sample_submission_scores(toy_bundle):
-    report = replay.replay(toy_bundle)
+    report = v15(toy_bundle)
     assert report["status"] == "Finished" and report["exit_code"] == 0
     # dev gold "a b a", sample answers "a a a": 2 of 3
     assert report["scores"] == {"accuracy": 0.666666666666667, "hits": 2.0}
@@ -38,15 +41,15 @@ def test_sample_submission_scores(toy_bundle):
 
 def test_phase_selection_uses_that_phase_gold(toy_bundle, tmp_path):
     sub = submission(tmp_path, {"answers.txt": "b b a b\n"})
-    report = replay.replay(toy_bundle, sub, phase_number=2)
+    report = v15(toy_bundle, sub, phase_number=2)
     assert report["phase_label"] == "Test"
     assert report["scores"]["hits"] == 3.0  # test gold "b b a a"
     with pytest.raises(replay.ReplayError):
-        replay.replay(toy_bundle, sub, phase_number=3)
+        v15(toy_bundle, sub, phase_number=3)
 
 
 def test_bad_submission_fails_with_the_participant_message(toy_bundle, tmp_path):
-    report = replay.replay(toy_bundle, submission(tmp_path, {"answers.txt": "a\n"}))
+    report = v15(toy_bundle, submission(tmp_path, {"answers.txt": "a\n"}))
     assert report["status"] == "Failed" and report["exit_code"] == 1
     assert report["stderr"] == "Submission error: answers.txt: 1 answers for 3 questions\n"
     assert report["scores"] == {}
@@ -54,14 +57,14 @@ def test_bad_submission_fails_with_the_participant_message(toy_bundle, tmp_path)
 
 
 def test_wrapper_folder_in_submission_is_tolerated_by_the_runtime(toy_bundle, tmp_path):
-    report = replay.replay(toy_bundle, submission(tmp_path, {"my-run/answers.txt": "a b b\n"}))
+    report = v15(toy_bundle, submission(tmp_path, {"my-run/answers.txt": "a b b\n"}))
     assert report["status"] == "Finished"
     assert report["scores"]["hits"] == 2.0
 
 
 def test_run_directory_is_laid_out_like_the_worker(toy_bundle, tmp_path):
     sub = submission(tmp_path, {"answers.txt": "a b a\n"})
-    report = replay.replay(toy_bundle, sub, keep=True, temp_dir=str(tmp_path / "codalab"))
+    report = v15(toy_bundle, sub, keep=True, temp_dir=str(tmp_path / "codalab"))
     run = os.path.join(report["run_dir"], "run")
     try:
         listing = set(os.listdir(run))
@@ -80,7 +83,7 @@ def test_run_directory_is_laid_out_like_the_worker(toy_bundle, tmp_path):
 
 
 def test_time_limit_fails_like_the_worker(toy_bundle, tmp_path):
-    report = replay.replay(toy_bundle, submission(tmp_path, {"answers.txt": "SLEEP\n"}))
+    report = v15(toy_bundle, submission(tmp_path, {"answers.txt": "SLEEP\n"}))
     assert report["status"] == "Failed"
     assert report["exit_code"] == -1
     assert report["reason"] == "Execution time limit exceeded!"
@@ -89,7 +92,7 @@ def test_time_limit_fails_like_the_worker(toy_bundle, tmp_path):
 
 
 def test_internal_error_shows_no_traceback_and_no_gold(toy_bundle, tmp_path):
-    report = replay.replay(toy_bundle, submission(tmp_path, {"answers.txt": "CRASH\n"}))
+    report = v15(toy_bundle, submission(tmp_path, {"answers.txt": "CRASH\n"}))
     assert report["status"] == "Failed"
     assert report["stderr"] == ("Scoring failed with an internal error (KeyError); please report it to the "
                                 "organizers\n")
@@ -101,7 +104,7 @@ def test_zip_entries_escaping_the_run_directory_are_refused(toy_bundle, tmp_path
     with zipfile.ZipFile(str(path), "w") as archive:
         archive.writestr(name, "x")
     with pytest.raises(replay.ReplayError) as info:
-        replay.replay(toy_bundle, path)
+        v15(toy_bundle, path)
     assert "escapes" in str(info.value)
     assert not (tmp_path / "evil.txt").exists()
 
@@ -109,7 +112,7 @@ def test_zip_entries_escaping_the_run_directory_are_refused(toy_bundle, tmp_path
 def test_submission_subfolder_with_metadata_is_promoted(toy_bundle, tmp_path):
     # The worker promotes a lone subfolder only when it holds a file called 'metadata'.
     sub = submission(tmp_path, {"inner/metadata": "description: x\n", "inner/answers.txt": "a b a\n"})
-    report = replay.replay(toy_bundle, sub)
+    report = v15(toy_bundle, sub)
     assert report["scores"]["hits"] == 3.0
 
 
@@ -121,7 +124,7 @@ def test_submission_subfolder_with_metadata_is_promoted(toy_bundle, tmp_path):
     ("accuracy: high", False, None),
 ])
 def test_scores_txt_as_the_codalab_site_reads_it(toy_bundle, tmp_path, raw, ok, expected):
-    report = replay.replay(toy_bundle, submission(tmp_path, {"answers.txt": "WRITE:" + raw + "\n"}))
+    report = v15(toy_bundle, submission(tmp_path, {"answers.txt": "WRITE:" + raw + "\n"}))
     # (the toy program turns '|' into newlines and writes the text as scores.txt)
     assert (report["status"] == "Finished") is ok, report["reason"]
     if ok:
@@ -132,8 +135,13 @@ def test_parsers_disagree_where_the_platforms_do():
     columns = ["correct", "wrong"]
     codalab = scores.parse_codalab("correct:1\n", columns)
     assert codalab.ok and codalab.scores == {"correct": 1.0} and codalab.missing == ["wrong"]
-    codabench = scores.parse_codabench(None, "correct:1\n", columns)
-    assert not codabench.ok and "n/a" in codabench.error
+    codabench = scores.parse_codabench(None, "correct:1\n", columns)  # the worker posts a string; nothing stored
+    assert codabench.ok and codabench.scores == {} and codabench.missing == columns
+    assert "n/a" in codabench.warnings[0]
+    # the site stores scores in order and stops at one it cannot store
+    stop = scores.parse_codabench('{"correct": 0.5, "wrong": "high"}', None, columns)
+    assert stop.ok and stop.scores == {"correct": 0.5} and "cannot be stored" in stop.warnings[0]
+    assert not scores.parse_codabench('{"correct": 0.5', None, columns).ok  # not JSON: the worker fails
     bom = scores.parse_codalab("\ufeffcorrect: 1\nwrong: 2\nextra: 3\n", columns)
     assert bom.scores == {"wrong": 2.0} and bom.ignored == ["\ufeffcorrect", "extra"]
     assert any("byte-order mark" in w for w in bom.warnings)
@@ -193,18 +201,54 @@ def test_codabench_layout_and_command(toy_bundles, tmp_path):
         shutil.rmtree(root)
 
 
-def test_codabench_fails_when_the_program_writes_output_metadata(toy_bundles, tmp_path):
+def test_codabench_fails_when_the_program_writes_output_metadata_but_keeps_its_scores(toy_bundles, tmp_path):
     sub = submission(tmp_path, {"answers.txt": "META a b a\n"})
-    assert replay.replay(toy_bundles.codalab, sub)["status"] == "Finished"  # v1.5 does not mind
-    report = replay.replay(toy_bundles.codalab, sub, platform="codabench")
+    assert v15(toy_bundles.codalab, sub)["status"] == "Finished"  # v1.5 does not mind
+    report = replay.replay(toy_bundles.codabench, sub)
     assert report["status"] == "Failed" and "output/metadata" in report["reason"]
+    # the worker posts the scores before it writes its own output/metadata and fails: the site keeps them
+    assert report["scores"] == {"accuracy": 1.0, "hits": 3.0}  # dev gold "a b a"
+    assert any("already stored" in w for w in report["warnings"])
 
 
-def test_codabench_reads_scores_txt_as_yaml(toy_bundles, tmp_path):
+def test_codabench_scores_txt_without_a_space_finishes_with_no_score(toy_bundles, tmp_path):
     sub = submission(tmp_path, {"answers.txt": "WRITE:accuracy:0.5\n"})
-    assert replay.replay(toy_bundles.codalab, sub)["scores"] == {"accuracy": 0.5}
-    report = replay.replay(toy_bundles.codalab, sub, platform="codabench")
-    assert report["status"] == "Failed" and "n/a" in report["reason"]
+    assert v15(toy_bundles.codalab, sub)["scores"] == {"accuracy": 0.5}
+    report = replay.replay(toy_bundles.codabench, sub)
+    assert report["status"] == "Finished" and report["scores"] == {}
+    assert report["columns_without_score"] == ["accuracy", "hits", "never_written"]
+    assert any("stores no score" in w for w in report["score_warnings"])
+
+
+def test_codabench_lets_a_run_past_the_time_limit_finish_with_a_warning(toy_bundles, tmp_path):
+    sub = submission(tmp_path, {"answers.txt": "SLOW a b a\n"})  # sleeps 3 s; the toy's limit is 2 s
+    report = replay.replay(toy_bundles.codabench, sub)
+    assert report["status"] == "Finished" and report["scores"] == {"accuracy": 1.0, "hits": 3.0}
+    assert report["time_limit_seconds"] == 2 and report["elapsed_seconds"] > 2
+    assert len(report["warnings"]) == 1 and "catches its own alarm" in report["warnings"][0]
+    assert "Execution time limit exceeded!" not in report["stderr"]
+    failed = v15(toy_bundles.codalab, sub)  # CodaLab stops it at the limit
+    assert failed["status"] == "Failed" and failed["reason"] == "Execution time limit exceeded!"
+
+
+def test_codabench_stops_a_run_at_the_soft_time_limit(toy_bundles, tmp_path, monkeypatch):
+    monkeypatch.setattr(replay, "CODABENCH_SOFT_LIMIT_PADDING", 1)  # 2 s + 20 min on the site; 2 s + 1 s here
+    report = replay.replay(toy_bundles.codabench, submission(tmp_path, {"answers.txt": "SLEEP\n"}))
+    assert report["status"] == "Failed" and report["reason"] == "Soft time limit exceeded!"
+    assert report["scores"] == {} and report["elapsed_seconds"] < 30
+
+
+@pytest.mark.parametrize("content", [b"", b"not a zip at all"])
+def test_a_submission_that_is_not_a_zip_fails_as_on_each_worker(toy_bundles, tmp_path, content):
+    sub = tmp_path / "empty.zip"
+    sub.write_bytes(content)
+    report = replay.replay(toy_bundles.codabench, sub)
+    assert report["status"] == "Failed" and report["reason"].startswith("Bad or empty zip file")
+    assert "10 times" in report["reason"] and report["scores"] == {}
+    v1 = v15(toy_bundles.codalab, sub)
+    assert v1["status"] == "Failed" and "not a zip file" in v1["reason"]
+    assert "Bad or empty zip file" in replay.format_report(report)
+    assert "not a zip file" in replay.format_report(v1)
 
 
 def test_codabench_caps_the_time_limit_at_600_seconds():

@@ -285,7 +285,8 @@ def test_task_definition():
     assert task.title == "SemEval-2021 Task 5: Toxic Spans Detection"
     assert task.docker_image == "codalab/codalab-legacy:py37"
     assert task.has_registration is False and task.enable_detailed_results is True
-    assert str(task.end_date) == "2021-01-31 23:00:00"
+    assert task.end_date is None  # re-hosted: Post-Evaluation stays open (the original closed 2021-01-31 23:00)
+    assert [str(p.end) for p in task.phases] == ["2021-01-09 23:59:59", "2021-01-30 23:59:59", "None"]
     assert [(p.label, str(p.start), p.split) for p in task.phases] == [
         ("Practice", "2020-07-31 00:00:00", "trial"),
         ("Evaluation", "2021-01-10 00:00:00", "test"),
@@ -356,6 +357,7 @@ def test_bundle_builds_and_sample_submission_replays(tmp_path):
     proc = subprocess.run([sys.executable, str(ROOT / "build_bundle.py"), "--task", "toxic-spans",
                            "--dist", str(tmp_path)], capture_output=True, text=True, cwd=str(ROOT))
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert proc.stdout.count("sample submission: Finished") == 2  # the trial and the test split
+    assert proc.stdout.count("sample submission on Codabench: Finished") == 2  # the trial and the test split
+    assert proc.stdout.count("sample submission on CodaLab v1.5: Finished") == 2
     assert (tmp_path / "toxic-spans.zip").is_file()
 

@@ -5,7 +5,8 @@ from codabench_cases import tiny_png
 from codalab_bundles import taskdef
 
 # One answer per line; accuracy = share of lines equal to the gold. 'SLEEP' makes the program hang (time limits),
-# 'CRASH' makes it raise (internal errors), 'META' writes output/metadata, a line 'WRITE:<text>' replaces scores.txt with <text> (parser checks).
+# 'SLOW' sleeps 3 s first, 'CRASH' makes it raise (internal errors), 'META' writes output/metadata, a line
+# 'WRITE:<text>' replaces scores.txt with <text> (parser checks).
 TOY_EVALUATE = '''
 import os, sys, time
 sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "common"))
@@ -23,6 +24,9 @@ def score(ref_dir, res_dir):
         answers = answers[1:]
     if answers and answers[0] == "SLEEP":
         time.sleep(60)
+    if answers and answers[0] == "SLOW":  # past a 2 s limit, then scores as usual
+        time.sleep(3)
+        answers = answers[1:]
     if answers and answers[0] == "CRASH":
         raise KeyError(gold[0])
     if len(answers) != len(gold):
