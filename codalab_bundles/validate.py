@@ -432,6 +432,19 @@ def codabench_stored(ctx, platform):
                     "end it after its start" if ctx.version == "2" else
                     "start the next phase at least one day after this one")
     _ordering_column(ctx, platform)
+    _pages(ctx, platform)
+
+
+def _pages(ctx, platform):
+    """The tabs Codabench makes: v1 html keys become page titles as written, in order; terms is its own page."""
+    if ctx.version == "2":
+        titles = [str(p.get("title")) for p in ctx.spec.get("pages") or [] if isinstance(p, dict)]
+    else:
+        html = ctx.spec.get("html")
+        titles = [str(k) for k in html if k != "terms"] if isinstance(html, dict) else []
+    if titles:
+        ctx.add("note", platform, "pages", "pages" if ctx.version == "2" else "html", "Codabench shows the pages %s"
+                " (in this order) and the terms" % ", ".join(repr(t) for t in titles))
 
 
 def _ordering_column(ctx, platform):
