@@ -12,6 +12,8 @@ the sentences the caller asks for (``wanted``) keep their annotations: in scenar
 import bisect
 import io
 
+from scoring_runtime import parse_integer, quote
+
 
 class FormatProblem(Exception):
     def __init__(self, where, summary, detail):
@@ -95,23 +97,22 @@ def word_spans(text, start, end):
 
 def _whole_number(field, where):
     try:
-        return int(field)
-    except ValueError:
-        raise FormatProblem(where, "a key-phrase ID that is not a whole number",
-                            "the key-phrase ID %r is not a whole number" % field.strip())
+        return parse_integer(field, "the key-phrase ID")
+    except ValueError as exc:
+        raise FormatProblem(where, "a key-phrase ID that is not a whole number", str(exc))
 
 
 def _parse_spans(field, where):
     spans = []
     for piece in field.split(";"):
         bounds = piece.split()
+        if len(bounds) != 2:
+            raise FormatProblem(where, "malformed spans", "the spans %s are not START END pairs of whole numbers "
+                                                          "joined by ';'" % quote(field))
         try:
-            if len(bounds) != 2:
-                raise ValueError
-            start, end = int(bounds[0]), int(bounds[1])
-        except ValueError:
-            raise FormatProblem(where, "malformed spans", "the spans %r are not START END pairs of whole numbers "
-                                                          "joined by ';'" % field.strip())
+            start, end = parse_integer(bounds[0], "the offset"), parse_integer(bounds[1], "the offset")
+        except ValueError as exc:
+            raise FormatProblem(where, "malformed spans", "in the spans %s, %s" % (quote(field), exc))
         if start < 0:
             raise FormatProblem(where, "a negative offset", "the span %d %d has a negative offset" % (start, end))
         if end < start:  # an empty span is accepted, as the official scorer did (its baseline has some)
