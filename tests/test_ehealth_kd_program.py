@@ -165,8 +165,6 @@ BAD = [
     ("malformed key phrase", edited(a="1\t36 41\tConcept\n2\t36-41\tConcept\n"),
      [A1 + ", line 2:", "'36-41' are not START END pairs"]),
     ("unknown id", edited(b="is-a\t2\t3\ntarget\t6\t77\n"), [B1 + ", line 2:", "ID 77 is not defined"]),
-    ("span outside its sentence", edited(a="1\t30 40\tConcept\tx\n"),
-     [A1 + ", line 1:", "does not lie inside the sentence on line 1 of the sentence file (characters 0 to 32)"]),
     ("span after the file", edited(a="1\t500 503\tConcept\tx\n"), [A1 + ", line 1:", "after the end of the sentence"]),
     ("duplicate id", edited(a="1\t36 41\tConcept\tx\n1\t42 44\tConcept\tx\n"),
      [A1 + ", line 2:", "ID 1 is used twice"]),

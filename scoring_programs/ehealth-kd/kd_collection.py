@@ -65,6 +65,7 @@ class Scenario(object):
         self.texts = texts
         self.kept = {}  # sentence index -> Sentence
         self.cross_sentence_relations = 0
+        self.cross_sentence_keyphrases = []  # output_a line numbers of key phrases reaching past their sentence
 
     def sentence(self, index):
         found = self.kept.get(index)
@@ -85,13 +86,16 @@ def text_lines(text):
 
 
 def word_spans(text, start, end):
-    """A single span cut at every space of the sentence text: one span per word."""
+    """A single span cut at every space of the sentence text: one span per word. A span reaching past the
+    sentence keeps its end as written (as the official scorer does), so it cannot match a gold span."""
     spans = []
     position = start
     for word in text[start:end].split(" "):
         if word:
             spans.append((position, position + len(word)))
         position += len(word) + 1
+    if end > len(text):
+        spans[-1:] = [(spans[-1][0] if spans else start, end)]
     return tuple(spans)
 
 
@@ -149,7 +153,9 @@ def _load_keyphrases(lines, name, scenario, wanted):
         if kid in by_id:
             raise FormatProblem(where, "a duplicate key-phrase ID", "the key-phrase ID %d is used twice" % kid)
         spans = _parse_spans(fields[1], where)
-        # The key phrase belongs to the sentence where its first span (as written) starts.
+        # The key phrase belongs to the sentence where its first span (as written) starts, and its spans are kept
+        # as they are, as the official scorer does: a span reaching into another sentence (a discontinuous phrase
+        # whose second span crosses the line) is accepted and simply matches no gold key phrase.
         first = spans[0][0]
         if first >= total:
             raise FormatProblem(where, "a span outside the sentence file",
@@ -157,11 +163,8 @@ def _load_keyphrases(lines, name, scenario, wanted):
                                 % (first, spans[0][1], total))
         index = bisect.bisect_right(starts, first) - 1
         base, length = starts[index], len(texts[index])
-        for start, end in spans:
-            if start < base or end > base + length:
-                raise FormatProblem(where, "a span outside its sentence",
-                                    "the span %d %d does not lie inside the sentence on line %d of the sentence "
-                                    "file (characters %d to %d)" % (start, end, index + 1, base, base + length))
+        if any(start < base or end > base + length for start, end in spans):
+            scenario.cross_sentence_keyphrases.append(number)
         if wanted is not None and index not in wanted:
             by_id[kid] = index
             continue

@@ -13,7 +13,7 @@ def _marked_text(text, spurious, missing):
     flags = [0] * len(text)
     for spans, flag in ((spurious, _SPURIOUS), (missing, _MISSING)):
         for start, end in spans:
-            for position in range(start, min(end, len(text))):
+            for position in range(max(start, 0), min(end, len(text))):
                 flags[position] |= flag
     out = []
     position = 0
@@ -84,8 +84,9 @@ def _label_section(title, rows):
             + bar_chart([(label, values[4]) for label, values in rows.items()], max_value=1.0))
 
 
-def build(title, outcomes, show_examples):
-    """outcomes: list of (number, folder, status, counts or None, matches) where status is a short note."""
+def build(title, outcomes, show_examples, notes=()):
+    """outcomes: list of (number, folder, status, counts or None, matches) where status is a short note; notes:
+    remarks about the submission (cross-sentence key phrases and relations, ignored lines)."""
     summary = []
     for number, folder, status, counts, _ in outcomes:
         if counts is None:
@@ -115,6 +116,8 @@ def build(title, outcomes, show_examples):
         if show_examples:
             pieces.append(u"<h3>Examples</h3>" + _examples(matches))
         parts.append(section(u"Scenario %d (%s)" % (number, folder), *pieces))
+    if notes:
+        parts.append(section(u"Notes on the submission", *[paragraph(note) for note in notes]))
     if not show_examples:
         parts.append(paragraph(u"Per-sentence examples are shown only for phases whose gold annotations are public. "
                                + HIDDEN_GOLD_RULE, u"note"))
