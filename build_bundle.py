@@ -17,7 +17,7 @@ import json
 import sys
 import zipfile
 
-from codalab_bundles import build, replay, taskdef, validate
+from codalab_bundles import build, replay, safe_zip, taskdef, validate
 
 
 def _parse_references(values, tasks):
@@ -113,6 +113,25 @@ def _check_samples(task, built):
     return failures
 
 
+def _add_limit_options(parser):
+    group = parser.add_argument_group("extraction limits (every zip opened: the bundle, the submission, the zips "
+                                      "inside them)")
+    group.add_argument("--max-extract-mb", type=int, default=safe_zip.DEFAULT_MAX_BYTES // safe_zip.MIB,
+                       metavar="MB", help="most megabytes (MiB) one zip may extract to, nested zips included "
+                       "(default: %(default)s)")
+    group.add_argument("--max-entries", type=int, default=safe_zip.DEFAULT_MAX_ENTRIES, metavar="N",
+                       help="most entries one zip may hold, nested zips included (default: %(default)s)")
+    group.add_argument("--max-ratio", type=int, default=safe_zip.DEFAULT_MAX_RATIO, metavar="N",
+                       help="most an entry above %d MiB may inflate, uncompressed/compressed (default: "
+                       "%%(default)s)" % (safe_zip.RATIO_FLOOR // safe_zip.MIB))
+
+
+def _limits(parser, args):
+    if min(args.max_extract_mb, args.max_entries, args.max_ratio) <= 0:
+        parser.error("--max-extract-mb, --max-entries and --max-ratio must be positive")
+    return safe_zip.Limits(args.max_extract_mb * safe_zip.MIB, args.max_entries, args.max_ratio)
+
+
 def replay_main(argv):
     parser = argparse.ArgumentParser(prog="build_bundle.py replay",
                                      description="Replay a bundle's scoring step as the platform's worker would.")
@@ -129,13 +148,15 @@ def replay_main(argv):
                         "stand-in codalab-replay/standin:bullseye)")
     parser.add_argument("--network", action="store_true",
                         help="with --docker: leave the container's network on, as the real workers do")
+    _add_limit_options(parser)
     args = parser.parse_args(argv)
+    limits = _limits(parser, args)
     if (args.image or args.network) and not args.docker:
         parser.error("--image and --network go with --docker")
     executor = replay.DockerExecutor(args.image, args.network) if args.docker else None
     try:
         report = replay.replay(args.bundle, args.submission, args.phase, keep=args.keep, platform=args.platform,
-                               executor=executor)
+                               executor=executor, limits=limits)
     except (replay.ReplayError, OSError) as exc:
         print("replay: %s" % exc, file=sys.stderr)
         return 2
@@ -154,13 +175,15 @@ def validate_main(argv):
                         help="where it will be uploaded (default: codabench; both: also self-hosted CodaLab v1.5)")
     parser.add_argument("--no-replay", action="store_true", help="do not replay the starting kits' samples")
     parser.add_argument("--json", action="store_true", help="print the findings as one JSON object")
+    _add_limit_options(parser)
     args = parser.parse_args(argv)
+    limits = _limits(parser, args)
     platforms = None if args.platform is None else (
         validate.PLATFORMS if args.platform == "both" else (args.platform,))
     status = 0
     results = {}
     for path in args.bundle:
-        version, findings = validate.validate(path, platforms, replay=not args.no_replay)
+        version, findings = validate.validate(path, platforms, replay=not args.no_replay, limits=limits)
         results[path] = {"version": version, "passed": validate.passed(findings),
                          "findings": [f.as_dict() for f in findings]}
         if not args.json:

@@ -13,6 +13,8 @@ from . import codabench_model, loading, pack, render
 from .taskdef import ROOT, SCORING_PROGRAMS
 
 COMMON = SCORING_PROGRAMS / "common"
+GOLD_PUBLIC_MARKER = "gold_is_public.txt"  # read by scoring_runtime.gold_is_public
+GOLD_PUBLIC_TEXT = b"The gold of this split is public: detailed results may show gold items.\n"
 METADATA = "command: python3 $program/evaluate.py $input $output\n"
 # Kept out of the built program: tests and notes that only make sense in the repository.
 _PROGRAM_SKIP = re.compile(r"(^|/)(tests?|__pycache__)(/|$)|\.pyc$")
@@ -79,6 +81,18 @@ def _run_hooks(ctx, derive, program, workdir):
     return public, kit
 
 
+def reference_zip(task, split):
+    """The split's gold as it is, plus GOLD_PUBLIC_MARKER when task.yaml says gold_public: true for it."""
+    entries = pack.directory_entries(task.split_dirs[split])
+    marked = any(name.rsplit("/", 1)[-1] == GOLD_PUBLIC_MARKER for name, _ in entries)
+    if marked and not task.gold_public[split]:
+        raise BuildError("split %r: %s holds %s but task.yaml does not say gold_public: {%s: true}; remove the file "
+                         "or set it" % (split, task.split_dirs[split], GOLD_PUBLIC_MARKER, split))
+    if task.gold_public[split] and not marked:
+        entries = sorted(entries + [(GOLD_PUBLIC_MARKER, GOLD_PUBLIC_TEXT)])
+    return pack.zip_entries(entries)
+
+
 def bundle_files(task):
     """Everything but competition.yaml: ({split files by kind}, [(name, bytes)]), shared by both platforms."""
     program = program_entries(task)
@@ -88,7 +102,7 @@ def bundle_files(task):
     with tempfile.TemporaryDirectory(prefix="build-%s-" % task.name) as workdir:
         for split in task.splits:
             files["reference"][split] = "reference_%s.zip" % split
-            data.append((files["reference"][split], pack.zip_directory(task.split_dirs[split])))
+            data.append((files["reference"][split], reference_zip(task, split)))
             if derive is None:
                 continue
             public, kit = derive_split(task, split, derive, program, workdir)

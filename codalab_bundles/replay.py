@@ -8,18 +8,16 @@ parser (and, for comparison, Codabench's).
 import io
 import os
 import shlex
-import shutil
 import signal
-import stat
 import subprocess
 import tempfile
 import time
 import zipfile
-from pathlib import PurePosixPath
 
 import yaml
 
 from . import docker_run
+from . import safe_zip
 from . import scores as score_parsers
 from .docker_run import TIME_LIMIT_MESSAGE
 
@@ -39,25 +37,14 @@ class ReplayError(Exception):
 # Zips
 
 
-def _check_entry(name, info, source):
-    path = PurePosixPath(name.replace("\\", "/"))
-    if path.is_absolute() or ".." in path.parts or (path.parts and ":" in path.parts[0]):
-        raise ReplayError("%s: zip entry %r escapes the folder it is extracted into" % (source, name))
-    mode = info.external_attr >> 16
-    if stat.S_ISLNK(mode):
-        raise ReplayError("%s: zip entry %r is a symbolic link" % (source, name))
-
-
-def safe_extract(data, target, source):
-    """Extract zip bytes into ``target``, refusing entries that would land outside it."""
+def safe_extract(data, target, source, limits=None, budget=None):
+    """Extract zip bytes into ``target``, refusing unsafe entries and more than ``limits`` allow (safe_zip)."""
+    limits = limits or safe_zip.Limits()
     try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-    except zipfile.BadZipFile:
-        raise ReplayError("%s is not a zip file" % source)
-    with archive:
-        for info in archive.infolist():
-            _check_entry(info.filename, info, source)
-        archive.extractall(target)
+        with safe_zip.open_archive(io.BytesIO(data), source) as archive:
+            safe_zip.extract(archive, target, source, limits, budget)
+    except safe_zip.ZipRefused as exc:
+        raise ReplayError(str(exc))
 
 
 def _find_only_folder_with_metadata(path):
@@ -72,24 +59,28 @@ def _find_only_folder_with_metadata(path):
     return None
 
 
-def get_bundle(data, target, source, temp_parent):
-    """Emulate the worker's get_bundle for a .zip: leave the download behind, extract, promote, extract nested."""
+def get_bundle(data, target, source, temp_parent, limits=None):
+    """Emulate the worker's get_bundle for a .zip: leave the download behind, extract, promote, extract nested.
+
+    The nested zips share the outer zip's budget, so nesting cannot multiply the extraction limits."""
     handle, _ = tempfile.mkstemp(prefix="tmp", suffix=".zip", dir=temp_parent)
     with os.fdopen(handle, "wb") as raw:
         raw.write(data)  # the worker's NamedTemporaryFile(delete=False) stays in the parent folder
     os.makedirs(target)
-    safe_extract(data, target, source)
+    limits = limits or safe_zip.Limits()
+    budget = limits.budget()
+    safe_extract(data, target, source, limits, budget)
     promoted = _find_only_folder_with_metadata(target)
     if promoted is not None:
         holder = target + ".promote"
         os.rename(promoted, holder)
-        shutil.rmtree(target)
+        safe_zip.remove_tree(target)
         os.rename(holder, target)
     for entry in sorted(os.listdir(target)):
         if entry.endswith(".zip") and os.path.isfile(os.path.join(target, entry)):
             with open(os.path.join(target, entry), "rb") as nested:
-                safe_extract(nested.read(), os.path.join(target, entry[:-4]), "%s/%s" % (source, entry))
-    os.chmod(target, 0o777)
+                safe_extract(nested.read(), os.path.join(target, entry[:-4]), "%s/%s" % (source, entry), limits,
+                             budget)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -111,14 +102,17 @@ class PhaseInfo(object):
 class Bundle(object):
     """A competition bundle opened for replay: CodaLab v1.5 (version 1) or Codabench (version 2)."""
 
-    def __init__(self, path, platform="codabench"):
+    def __init__(self, path, platform="codabench", limits=None):
         self.path = str(path)
+        self.limits = limits or safe_zip.Limits()
         try:
             self.zip = zipfile.ZipFile(self.path)
         except (OSError, zipfile.BadZipFile) as exc:
             raise ReplayError("cannot open bundle %s: %s" % (self.path, exc))
-        for info in self.zip.infolist():
-            _check_entry(info.filename, info, self.path)
+        try:
+            safe_zip.check_archive(self.zip, self.path, self.limits)
+        except safe_zip.ZipRefused as exc:
+            raise ReplayError(str(exc))
         # Codabench reads only the root competition.yaml; CodaLab the first entry whose name contains '.yaml'.
         yaml_names = [n for n in self.zip.namelist() if ".yaml" in n]
         if platform == "codabench":
@@ -126,7 +120,7 @@ class Bundle(object):
         if not yaml_names:
             raise ReplayError("%s holds no competition.yaml%s" % (self.path, " at its root" if platform ==
                                                                   "codabench" else ""))
-        self.spec = yaml.safe_load(self.zip.read(yaml_names[0]).decode("utf-8"))
+        self.spec = yaml.safe_load(self._member(yaml_names[0]).decode("utf-8"))
         if not isinstance(self.spec, dict):
             raise ReplayError("%s: competition.yaml is not a mapping" % self.path)
         self.version = str(self.spec.get("version", "1"))
@@ -165,9 +159,16 @@ class Bundle(object):
             raise ReplayError("%s is %r: only zip files inside the bundle can be replayed, not dataset keys"
                               % (what, name))
         try:
-            return self.zip.read(name)
+            return self._member(name)
         except KeyError:
             raise ReplayError("%s %s is not in the bundle" % (what, name))
+
+    def _member(self, name, archive=None, source=None):
+        """An entry's bytes, read within the extraction limits (a bundle's headers may lie about sizes)."""
+        try:
+            return safe_zip.read_member(archive or self.zip, name, source or self.path, self.limits)
+        except safe_zip.ZipRefused as exc:
+            raise ReplayError(str(exc))
 
     def columns(self):
         """(column keys in leaderboard order, computed column keys) of the leaderboard the platform uses."""
@@ -190,9 +191,13 @@ class Bundle(object):
         kit = phase.starting_kit
         if not isinstance(kit, str) or kit not in self.zip.namelist():
             return None
-        with zipfile.ZipFile(io.BytesIO(self.zip.read(kit))) as inner:
+        try:
+            inner = safe_zip.open_archive(io.BytesIO(self._member(kit)), "%s/%s" % (self.path, kit))
+        except safe_zip.ZipRefused as exc:
+            raise ReplayError(str(exc))
+        with inner:
             names = [n for n in inner.namelist() if n.rsplit("/", 1)[-1] == "sample_submission.zip"]
-            return inner.read(sorted(names, key=len)[0]) if names else None
+            return self._member(sorted(names, key=len)[0], inner, "%s/%s" % (self.path, kit)) if names else None
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -236,32 +241,31 @@ class CodalabWorker(object):
     timeout_message = TIME_LIMIT_MESSAGE  # appended to stderr.txt when the worker kills the step
     bad_zip = ("the submission is not a zip file: the worker's extraction raises BadZipfile and the submission "
                "is marked Failed")
+    limits = None  # safe_zip.Limits for every zip extracted; None: the defaults
+    writable = ("output", "temp")  # folders the program writes (opened up only for a container, see DockerExecutor)
 
     def prepare(self, bundle, phase, submission, base):
         root = tempfile.mkdtemp(prefix="tmp", dir=base)
         shared = tempfile.mkdtemp(prefix="tmp", dir=base)
         run = os.path.join(root, "run")
         os.makedirs(run)
-        os.chmod(root, 0o777)
         _write(os.path.join(run, "metadata"), "program: scoring_program.zip\ninput: input.txt\nstdout: \nstderr: \n")
         get_bundle(bundle.read(phase.scoring_program, "scoring_program"), os.path.join(run, "program"),
-                   "scoring_program", run)
+                   "scoring_program", run, self.limits)
         input_dir = os.path.join(run, "input")
         os.makedirs(input_dir)
         _write(os.path.join(input_dir, "metadata"), _input_metadata(phase.number))
         if phase.reference_data:
             get_bundle(bundle.read(phase.reference_data, "reference_data"), os.path.join(input_dir, "ref"),
-                       "reference_data", input_dir)
-        get_bundle(submission, os.path.join(input_dir, "res"), "submission", input_dir)
+                       "reference_data", input_dir, self.limits)
+        get_bundle(submission, os.path.join(input_dir, "res"), "submission", input_dir, self.limits)
         for name in ("history", "scores"):
             os.makedirs(os.path.join(input_dir, name))
             _write(os.path.join(input_dir, name, "metadata"))
         output = os.path.join(run, "output")
         for folder in (output, os.path.join(run, "temp")):
             os.makedirs(folder)
-            os.chmod(folder, 0o777)
         _write(os.path.join(output, "detailed_results.html"))
-        os.chmod(os.path.join(output, "detailed_results.html"), 0o777)
         stdout, stderr = os.path.join(run, "stdout.txt"), os.path.join(run, "stderr.txt")
         _write(stdout)
         _write(stderr)
@@ -269,7 +273,8 @@ class CodalabWorker(object):
         command = metadata.get("command")
         commands = [command] if isinstance(command, str) else [c for c in command or [] if isinstance(c, str)]
         error = None if commands else "Program command is not specified."
-        return Run(root, run, output, stdout, stderr, commands, {"run": run, "shared": shared}, error)
+        return Run(root, run, output, stdout, stderr, commands,
+                   {"run": run, "shared": shared, "output": output, "temp": os.path.join(run, "temp")}, error)
 
     def tokens(self, run, command, in_container=False):
         """The worker's substitutions, in its order, then split(' ') (W L483-492). Same paths inside and out."""
@@ -311,20 +316,21 @@ class CodabenchWorker(object):
     bad_zip = ("Bad or empty zip file (the worker tries the download 10 times, 20 s apart, before it says so: "
                "about 3 minutes)")
     APP = {"program": "/app/program", "input": "/app/input", "output": "/app/output", "shared": "/app/shared"}
+    limits = None
+    writable = ("output", "shared")
 
     def prepare(self, bundle, phase, submission, base):
         root = tempfile.mkdtemp(prefix="codabench-", dir=base)
         paths = dict((name, os.path.join(root, name)) for name in ("program", "input", "output", "shared"))
-        safe_extract(bundle.read(phase.scoring_program, "scoring_program"), paths["program"], "scoring_program")
+        safe_extract(bundle.read(phase.scoring_program, "scoring_program"), paths["program"], "scoring_program",
+                     self.limits)
         if phase.reference_data:
             safe_extract(bundle.read(phase.reference_data, "reference_data"),
-                         os.path.join(paths["input"], "ref"), "reference_data")
-        safe_extract(submission, os.path.join(paths["input"], "res"), "submission")
+                         os.path.join(paths["input"], "ref"), "reference_data", self.limits)
+        safe_extract(submission, os.path.join(paths["input"], "res"), "submission", self.limits)
         for name in ("input", "output", "shared"):
             if not os.path.isdir(paths[name]):
                 os.makedirs(paths[name])
-        for name in ("output", "shared"):
-            os.chmod(paths[name], 0o777)  # the container drops every capability: even its root needs the mode
         stdout, stderr = os.path.join(root, "stdout.txt"), os.path.join(root, "stderr.txt")
         _write(stdout)
         _write(stderr)
@@ -427,7 +433,7 @@ def _detailed_results(output):
     return found
 
 
-def _read_submission(bundle, phase, submission):
+def _read_submission(bundle, phase, submission, limits):
     """(zip bytes, name shown in the report)."""
     if submission is None:
         data = bundle.sample_submission(phase)
@@ -435,6 +441,8 @@ def _read_submission(bundle, phase, submission):
             raise ReplayError("phase %s has no starting kit with a sample_submission.zip: give a submission zip"
                               % phase.number)
         return data, "%s (starting kit sample_submission.zip)" % phase.starting_kit
+    if os.path.getsize(str(submission)) > limits.max_bytes:
+        raise ReplayError("%s is larger than %d bytes, the extraction limit" % (submission, limits.max_bytes))
     with open(str(submission), "rb") as handle:
         return handle.read(), str(submission)
 
@@ -486,18 +494,19 @@ def _not_a_zip_report(bundle_path, submission_name, phase, platform, worker, exe
 
 
 def replay(bundle_path, submission=None, phase_number=None, temp_dir=None, keep=False, platform="codabench",
-           executor=None):
+           executor=None, limits=None):
     """Replay the scoring step. ``submission`` is a path to a zip, or None for the phase's sample submission.
 
     ``platform`` picks the worker to emulate ("codabench", the default, or "codalab"); ``executor`` runs the
-    commands (default: locally; see docker_run for containers). Returns a dict report (see ``format_report``);
-    ``scores`` are the scores the leaderboard stores, which a Failed run can have on Codabench. Raises
-    ReplayError when nothing can be run at all.
+    commands (default: locally; see docker_run for containers); ``limits`` bounds every zip extraction
+    (safe_zip.Limits). Returns a dict report (see ``format_report``); ``scores`` are the scores the leaderboard
+    stores, which a Failed run can have on Codabench. Raises ReplayError when nothing can be run at all.
     """
     worker = WORKERS[platform]()
-    bundle = Bundle(bundle_path, platform)
+    worker.limits = limits or safe_zip.Limits()
+    bundle = Bundle(bundle_path, platform, worker.limits)
     phase = bundle.phase(phase_number)
-    data, submission_name = _read_submission(bundle, phase, submission)
+    data, submission_name = _read_submission(bundle, phase, submission, worker.limits)
     time_limit = worker.time_limit(phase)
     executor = executor or LocalExecutor()
     executor.prepare(bundle)
@@ -507,9 +516,12 @@ def replay(bundle_path, submission=None, phase_number=None, temp_dir=None, keep=
     base = temp_dir or tempfile.gettempdir()
     if not os.path.isdir(base):
         os.makedirs(base)
+    # Everything of the run (gold included) lives in one private folder (mode 0o700) removed on every path,
+    # a refused zip included; with keep, it stays only when there is a run to look at.
+    holder = tempfile.mkdtemp(prefix="replay-", dir=base)
     run = None
     try:
-        run = worker.prepare(bundle, phase, data, base)
+        run = worker.prepare(bundle, phase, data, holder)
         results, commands_run, timed_out = [], [], False
         if run.setup_error:
             with open(run.stderr, "a") as err:
@@ -561,10 +573,8 @@ def replay(bundle_path, submission=None, phase_number=None, temp_dir=None, keep=
             report["detailed_results"] = page if keep else os.path.relpath(page, os.path.dirname(run.output))
         return report
     finally:
-        if run is not None and not keep:
-            shutil.rmtree(run.root, ignore_errors=True)
-            if "shared" in run.paths and not run.paths["shared"].startswith(run.root):
-                shutil.rmtree(run.paths["shared"], ignore_errors=True)
+        if run is None or not keep:
+            safe_zip.remove_tree(holder)
 
 
 class LocalExecutor(object):
@@ -600,6 +610,10 @@ class DockerExecutor(object):
         self.label = "docker %s%s" % (self.image, ", network on" if self.network else "")
 
     def run(self, worker, run, command, time_limit):
+        # The container's user may not be the host's (and Codabench's keeps no capability to bypass modes), so the
+        # folders it writes are opened up; they sit inside the replay's private 0o700 folder, out of other users' way.
+        for name in worker.writable:
+            os.chmod(run.paths[name], 0o777)
         if worker.name == "codalab":
             tokens = worker.tokens(run, command)
             argv = docker_run.codalab_docker_argv(run.paths["run"], run.paths["shared"],

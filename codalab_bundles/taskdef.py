@@ -13,7 +13,7 @@ REFERENCE_DATA = ROOT / "reference_data"
 REQUIRED_PAGES = ("overview", "evaluation", "terms", "data")
 TOP_KEYS = {"title", "description", "docker_image", "has_registration", "enable_detailed_results", "end_date",
             "pages", "splits", "phases", "leaderboard", "logo", "scoring_program", "competition_type",
-            "contact_email", "forum_enabled", "show_detailed_results_in_leaderboard"}
+            "contact_email", "forum_enabled", "show_detailed_results_in_leaderboard", "gold_public"}
 PHASE_KEYS = {"label", "description", "start", "end", "split", "max_submissions", "max_submissions_per_day",
               "execution_time_limit", "color", "auto_migration", "leaderboard_management_mode",
               "force_best_submission_to_leaderboard"}
@@ -86,6 +86,10 @@ class Task(object):
         self.submission_rule = spec["leaderboard"].get("submission_rule", "Add")
         self.columns = [Column(i, c) for i, c in enumerate(spec["leaderboard"]["columns"], 1)]
         self.split_dirs = split_dirs
+        # Splits whose gold participants may see: their detailed results may show gold items (the scoring
+        # runtime's rule otherwise); the builder marks their reference zip with GOLD_PUBLIC_MARKER.
+        self.gold_public = dict((split, bool((spec.get("gold_public") or {}).get(split, False)))
+                                for split in split_dirs)
 
     @property
     def splits(self):
@@ -197,6 +201,12 @@ def load_task(name, reference_overrides=None, bundles_dir=BUNDLES):
         seen.add(key)
         _check(len(column.get("label", key)) <= 36, "%s: column %s: label longer than 36 characters" % (where, key))
         _check(column.get("sort", "desc") in ("asc", "desc"), "%s: column %s: sort is asc or desc" % (where, key))
+
+    public = spec.get("gold_public") or {}
+    _check(isinstance(public, dict) and all(isinstance(v, bool) for v in public.values()),
+           "%s: gold_public must map split names to true or false" % where)
+    unknown = sorted(set(public) - set(p["split"] for p in phases))
+    _check(not unknown, "%s: gold_public names splits no phase uses: %s" % (where, ", ".join(unknown)))
 
     overrides = dict(reference_overrides or {})
     declared = spec.get("splits") or {}

@@ -4,6 +4,7 @@ The rules are data where they can be: a JSON Schema per platform (schemas/*.sche
 ``x-fix`` hint), plus the short list of cross-file checks below (CHECKS), and a replay of each phase's
 starting-kit submission. See codalab-platforms.md sections 1, 4 and 5 for where each rule comes from.
 """
+import codecs
 import datetime
 import difflib
 import io
@@ -17,12 +18,14 @@ import yaml
 
 from . import codabench_model
 from . import replay as replays
+from . import safe_zip
 
 SCHEMAS = Path(__file__).resolve().parent / "schemas"
 PLATFORMS = ("codabench", "codalab")
 DEFAULT_PLATFORMS = ("codabench",)  # CodaLab Competitions stopped taking submissions at the end of 2025
 LABELS = {"codalab": "CodaLab v1.5", "codabench": "Codabench"}
 SEVERITIES = ("error", "warning", "note")  # notes are printed but do not fail the validation
+MAX_PAGE_BYTES = 4 * safe_zip.MIB  # a page is shown inline by both sites; megabytes of HTML are a mistake
 
 
 class Finding(object):
@@ -40,10 +43,15 @@ class Finding(object):
 class Context(object):
     """The opened bundle and what the checks share."""
 
-    def __init__(self, path, archive, spec, version):
+    def __init__(self, path, archive, spec, version, limits=None):
         self.path, self.zip, self.spec, self.version = str(path), archive, spec, version
         self.names = set(archive.namelist())
         self.findings = []
+        self.limits = limits or safe_zip.Limits()
+
+    def read(self, name):
+        """An entry's bytes, within the extraction limits (raises safe_zip.ZipRefused)."""
+        return safe_zip.read_member(self.zip, name, self.path, self.limits)
 
     def add(self, severity, platform, rule, where, message, fix=None):
         self.findings.append(Finding(severity, platform, rule, where, message, fix))
@@ -172,14 +180,37 @@ def v1_files(ctx, platform):
             ctx.add("error", platform, "files", where, "%s is not in the bundle" % name,
                     "add the file at that path, relative to the zip root")
         elif where.startswith("html.") or where == "html":
-            data = ctx.zip.read(name)
-            try:
-                data.decode("utf-8")
-            except UnicodeDecodeError:
-                ctx.add("error", platform, "files", where, "%s is not UTF-8" % name, "save the page as UTF-8")
-            if not data.strip():
+            problem = page_problem(ctx, name)
+            if problem == "empty":
                 ctx.add("note", platform, "files", where, "%s is empty: the tab shows nothing (Codabench's v1 "
                         "import accepts it; a version 2 bundle may not have empty pages)" % name)
+            elif problem not in (None, "empty"):
+                ctx.add("error", platform, "files", where, problem[0], problem[1])
+
+
+def page_problem(ctx, name):
+    """None, "empty", or (message, fix) for a page, read in bounded chunks: a page can be a zip bomb too."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    blank, size = True, 0
+    try:
+        info = ctx.zip.getinfo(name)
+        for chunk in safe_zip.iter_member(ctx.zip, info, "%s/%s" % (ctx.path, name), ctx.limits.budget()):
+            size += len(chunk)
+            if size > MAX_PAGE_BYTES:
+                return ("%s is larger than %s" % (name, safe_zip.size_text(MAX_PAGE_BYTES)),
+                        "keep pages to text and small inline images; link to anything larger")
+            try:
+                blank = not decoder.decode(chunk).strip() and blank
+            except UnicodeDecodeError:
+                return "%s is not UTF-8" % name, "save the page as UTF-8"
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return "%s is not UTF-8" % name, "save the page as UTF-8"
+    except safe_zip.ZipRefused as exc:
+        return str(exc), "make the page a plain file of a few kilobytes"
+    except (KeyError, zipfile.BadZipFile, OSError, EOFError, NotImplementedError) as exc:
+        return "%s cannot be read: %s" % (name, exc), "rebuild the zip"
+    return "empty" if blank else None
 
 
 def v1_phase_numbers(ctx, platform):
@@ -351,9 +382,13 @@ def v2_files(ctx, platform):
         if not ctx.exists(name):
             ctx.add("error", platform, "files", where, "%s is not in the bundle ('Cannot find dataset' unless it is"
                     " the key of existing data)" % name, "add the file at that path, relative to the zip root")
-        elif (where.startswith("pages") or where == "terms") and not ctx.zip.read(name).strip():
-            ctx.add("error", platform, "files", where, "%s is empty: Codabench refuses empty pages" % name,
-                    "write some content")
+        elif (where.startswith("pages") or where == "terms") and name in ctx.names:
+            problem = page_problem(ctx, name)
+            if problem == "empty":
+                ctx.add("error", platform, "files", where, "%s is empty: Codabench refuses empty pages" % name,
+                        "write some content")
+            elif problem is not None:
+                ctx.add("error", platform, "files", where, problem[0], problem[1])
 
 
 def v2_structure(ctx, platform):
@@ -503,9 +538,10 @@ def check_program(ctx, platform, name, where):
     if not isinstance(name, str) or not name.endswith(".zip") or name not in ctx.names:
         return
     try:
-        program = zipfile.ZipFile(io.BytesIO(ctx.zip.read(name)))
-    except zipfile.BadZipFile:
-        ctx.add("error", platform, "program", where, "%s is not a zip" % name, "zip the program's files")
+        program = safe_zip.open_archive(io.BytesIO(ctx.read(name)), name)
+        safe_zip.check_archive(program, name, ctx.limits)
+    except safe_zip.ZipRefused as exc:
+        ctx.add("error", platform, "program", where, str(exc), "zip the program's files, within the limits")
         return
     names = [n for n in program.namelist() if not n.startswith("__MACOSX/")]
     metadata_names = [n for n in names if n.rsplit("/", 1)[-1] in ("metadata", "metadata.yaml")]
@@ -528,7 +564,11 @@ def check_program(ctx, platform, name, where):
             return
         chosen = plain[0]
     try:
-        metadata = yaml.safe_load(program.read(chosen))
+        metadata_data = safe_zip.read_member(program, chosen, name, ctx.limits)
+        metadata = yaml.safe_load(metadata_data)
+    except safe_zip.ZipRefused as exc:
+        ctx.add("error", platform, "program", where, str(exc), None)
+        return
     except yaml.YAMLError as exc:
         ctx.add("error", platform, "program", where, "%s/%s is not YAML: %s" % (name, chosen, exc), None)
         return
@@ -575,8 +615,10 @@ def programs(ctx, platform):
 
 def sample_replays(ctx, platform):
     try:
-        bundle = replays.Bundle(ctx.path)
-    except replays.ReplayError:
+        bundle = replays.Bundle(ctx.path, ctx.limits)
+    except replays.ReplayError as exc:
+        ctx.add("error", platform, "replay", "(bundle)", "the sample submissions cannot be replayed: %s" % exc,
+                None)
         return
     seen = set()
     for phase in bundle.phases:
@@ -589,7 +631,7 @@ def sample_replays(ctx, platform):
             if bundle.sample_submission(phase) is None:
                 ctx.add("note", platform, "replay", where, "the starting kit has no sample_submission.zip to replay")
                 continue
-            report = replays.replay(ctx.path, None, phase.number, platform=platform)
+            report = replays.replay(ctx.path, None, phase.number, platform=platform, limits=ctx.limits)
         except (replays.ReplayError, zipfile.BadZipFile, OSError) as exc:
             ctx.add("error", platform, "replay", where, "the scoring step could not run: %s" % exc, None)
             continue
@@ -648,10 +690,23 @@ def _zip_layout(path, archive, platforms):
     return findings, "competition.yaml"
 
 
-def validate(path, platforms=None, replay=True):
-    """Check a bundle. Returns (version, findings); ``platforms`` defaults to Codabench, where bundles go now."""
+def _unsafe_entries(path, archive, platforms, limits):
+    """Findings for a bundle whose entries escape, are links, clash or exceed the extraction limits: no platform
+    should be handed such a zip, whatever its competition.yaml says."""
+    try:
+        safe_zip.check_archive(archive, path, limits)
+    except safe_zip.ZipRefused as exc:
+        return [Finding("error", p, "zip", "(zip)", str(exc), "rebuild the bundle from plain files with relative "
+                        "names") for p in platforms]
+    return []
+
+
+def validate(path, platforms=None, replay=True, limits=None):
+    """Check a bundle. Returns (version, findings); ``platforms`` defaults to Codabench, where bundles go now.
+    ``limits`` (safe_zip.Limits) bounds what is read from the bundle and extracted by the sample replays."""
     path = str(path)
     platforms = tuple(platforms or DEFAULT_PLATFORMS)
+    limits = limits or safe_zip.Limits()
     try:
         archive = zipfile.ZipFile(path)
     except (OSError, zipfile.BadZipFile) as exc:
@@ -659,10 +714,14 @@ def validate(path, platforms=None, replay=True):
                       for p in platforms]
     with archive:
         findings, yaml_name = _zip_layout(path, archive, platforms)
+        findings += _unsafe_entries(path, archive, platforms, limits)
         if yaml_name is None:
             return None, findings
         try:
-            spec = yaml.safe_load(archive.read(yaml_name).decode("utf-8"))
+            spec = yaml.safe_load(safe_zip.read_member(archive, yaml_name, path, limits).decode("utf-8"))
+        except safe_zip.ZipRefused as exc:
+            return None, findings + [Finding("error", p, "yaml", yaml_name, str(exc), None)
+                                     for p in platforms or PLATFORMS]
         except (yaml.YAMLError, UnicodeDecodeError) as exc:
             return None, findings + [Finding("error", p, "yaml", yaml_name, "not readable YAML: %s" % exc, None)
                                      for p in platforms]
@@ -677,7 +736,7 @@ def validate(path, platforms=None, replay=True):
                                                 "1, 1.5 nor 2" % spec.get("version"), "write version: 2 or leave it "
                                                 "out for a v1.5 bundle")]
         chosen = list(platforms)
-        ctx = Context(path, archive, spec, version)
+        ctx = Context(path, archive, spec, version, limits)
         ctx.findings = findings
         if version == "2" and "codalab" in chosen:
             ctx.add("error", "codalab", "schema", "version", "a version 2 bundle cannot be uploaded to CodaLab "
@@ -695,6 +754,10 @@ def validate(path, platforms=None, replay=True):
         if replay and not any(f.severity == "error" for f in ctx.findings):
             for platform in chosen:
                 sample_replays(ctx, platform)
+        elif replay:
+            for platform in chosen:
+                ctx.add("note", platform, "replay", "(bundle)", "the sample submissions were not replayed: fix the "
+                        "errors above first")
         return version, ctx.findings
 
 

@@ -69,6 +69,11 @@ def _populate(target, content):
             path.write_text(data, encoding="utf-8", newline="")
 
 
+def public_gold(ref):
+    """Reference files with the marker saying their gold is public: the detailed results may then show it."""
+    return dict(ref, **{"gold_is_public.txt": "public\n"})
+
+
 def run_scoring_program(task, ref, res, workdir, program_dir=None, env=None):
     """Run scoring_programs/<task>/evaluate.py (or the one in program_dir) on ref/res as CodaLab lays them out.
 

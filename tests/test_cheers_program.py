@@ -9,6 +9,8 @@ import pandas as pd
 import pytest
 from sklearn.metrics import f1_score
 
+from conftest import public_gold
+
 TASK = "cheers"
 MAPPING = {"Agriculture": 1, "Cross": 2, "Education": 3, "Food Security": 4, "Health": 5, "Livelihoods": 6,
            "Logistics": 7, "Nutrition": 8, "Protection": 9, "Shelter": 10, "WASH": 11}
@@ -206,7 +208,7 @@ def test_random_runs_agree_with_a_pandas_and_scikit_learn_oracle(score_submissio
 
 
 def test_detailed_results_show_the_confusion_matrix_and_per_sector_accuracy(score_submission):
-    run = score_submission(TASK, gold_files(), {"run.csv": run_csv(EXAMPLE_RUN)})
+    run = score_submission(TASK, public_gold(gold_files()), {"run.csv": run_csv(EXAMPLE_RUN)})
     html = re.sub(r"\s+", " ", run.html)
     # gold 0: d predicted 1, f predicted 0; gold 1: e predicted 0, a b c predicted 1.
     assert '<tr><td>gold not relevant (0)</td><td class="n">1</td><td class="n">1</td></tr>' in html
@@ -302,7 +304,7 @@ def test_without_mapping_known_sectors_are_the_golds_and_are_not_listed(score_su
     (gold_files([(0, 0, 1, [1]), (0, 0, 0, [])]), "line 3: doc_id 0, sentence_id 0 appears twice"),
     ({"sentences_val_en.csv": "doc_id,sentence_id,is_relevant\n0,0,1\n"}, "lacks the column(s) sector_ids"),
     ({"sentences_val_en.csv": "doc_id,sentence_id,is_relevant,sector_ids\n0,0,1,{1}\n"}, "must be a list"),
-    (dict(gold_files(), **{"immap_sector_name_to_id.json": "{not json"}), "is not valid JSON"),
+    (dict(gold_files(), **{"immap_sector_name_to_id.json": "{not json"}), "immap_sector_name_to_id.json, line 1, column 2: not valid JSON"),
 ])
 def test_bad_gold_is_reported_as_reference_data_error(score_submission, ref, fragment):
     run = score_submission(TASK, ref, bad([(0, 0, 0, -1)]))

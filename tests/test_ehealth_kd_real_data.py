@@ -64,3 +64,29 @@ def test_trial_and_development_gold_against_themselves(score_submission, collect
     run = score_submission(TASK, files, files)
     assert run.returncode == 0, run.stderr
     assert run.scores == dict((key, 1.0) for key in KEYS)
+
+
+def _official_scores():
+    import csv
+    path = shared_path("ehealth-kd-2019", "published-submissions", "participant-runs", "official_scores.csv")
+    with open(str(path), newline="") as handle:
+        return dict((row.pop("run"), dict((k, float(v)) for k, v in row.items())) for row in csv.DictReader(handle))
+
+
+@pytest.mark.parametrize("run_name", ["lsi2_uned_574805.zip", "talp_576639.zip", "abravo_576683.zip",
+                                      "vsp_576661.zip"])
+def test_participant_runs_score_as_the_official_leaderboard(score_submission, tmp_path, run_name):
+    # lsi2_uned_574805 has a discontinuous key phrase whose second span crosses into the next sentence: it was
+    # rejected ("does not lie inside the sentence"); the official scorer keeps it in its first span's sentence.
+    official = _official_scores()[run_name]
+    folder = tmp_path / "run"
+    with zipfile.ZipFile(str(shared_path("ehealth-kd-2019", "published-submissions", "participant-runs",
+                                         run_name))) as z:
+        z.extractall(str(folder))
+    run = score_submission(TASK, shared_path("ehealth-kd-2019", "testing"), folder)
+    assert run.returncode == 0, run.stderr
+    for key in KEYS:
+        assert run.scores[key] == pytest.approx(official[key], abs=1e-12), key
+    if run_name == "lsi2_uned_574805.zip":
+        assert "reach past the sentence where" in run.stdout
+        assert "Notes on the submission" in run.html and "reach" in run.html

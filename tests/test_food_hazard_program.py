@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, public_gold
 from test_food_hazard_metric import official_compute_score
 
 TASK = "food-hazard"
@@ -113,7 +113,7 @@ def test_no_correct_hazard_scores_zero(score_submission, gold):
     predictions = gold[LABELS].copy()
     predictions["hazard-category"] = "no such hazard category"
     predictions["hazard"] = predictions["hazard"] + "!"
-    run = score_submission(TASK, ref(), {"submission.csv": predictions.to_csv()})
+    run = score_submission(TASK, public_gold(ref()), {"submission.csv": predictions.to_csv()})
     assert_scores(run, {"st1_score": 0.0, "st1_hazard_f1": 0.0, "st1_product_f1": 0.0,
                         "st2_score": 0.0, "st2_hazard_f1": 0.0, "st2_product_f1": 0.0})
     assert "No rows to score" in run.html
@@ -130,7 +130,7 @@ def test_labels_compare_exactly(score_submission, gold):
 def test_detailed_results_per_class_tables(score_submission, gold):
     predictions = perturbed(gold, seed=6)
     predictions.loc[predictions["hazard-category"] == "fraud", "hazard-category"] = "allergens"  # never predicted
-    run = score_submission(TASK, ref(), {"submission.csv": predictions.to_csv()})
+    run = score_submission(TASK, public_gold(ref()), {"submission.csv": predictions.to_csv()})
     html = run.html
     assert html.startswith("<!DOCTYPE html>") and "<svg" in html
     assert "<script" not in html and "src=" not in html and "http" not in html.replace("http://www.w3.org", "")

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from sklearn.metrics import accuracy_score, label_ranking_average_precision_score
 
-from conftest import ROOT
+from conftest import ROOT, public_gold
 
 TASK = "recipe-mpr"
 PROGRAM = ROOT / "scoring_programs" / TASK
@@ -92,7 +92,7 @@ def test_expected_values(score_submission, submission, accuracy, mrr):
 
 def test_ids_default_to_positions_and_ranks_reach_the_report(score_submission):
     gold = [gold_query("x", ["a", "b", "c"], "b", with_id=False), gold_query("y", ["d", "e"], "d", with_id=False)]
-    run = score_submission(TASK, ref_files(gold), res_files({"q000": ["a", "b"], "q001": "d"}))
+    run = score_submission(TASK, public_gold(ref_files(gold)), res_files({"q000": ["a", "b"], "q001": "d"}))
     assert run.returncode == 0, run.stderr
     assert run.scores["accuracy"] == 0.5 and run.scores["mrr"] == 0.75
     assert "<script" not in run.html and "Rank of the correct option" in run.html
@@ -130,7 +130,7 @@ def test_wrapper_folder_is_tolerated(score_submission):
 
 
 def test_detailed_results_show_aggregates_only(score_submission):
-    run = score_submission(TASK, ref_files(WORKED_GOLD), res_files(WORKED_SUBMISSION))
+    run = score_submission(TASK, public_gold(ref_files(WORKED_GOLD)), res_files(WORKED_SUBMISSION))
     html = run.html
     for heading in ("Accuracy by query type", "Accuracy by number of type flags", "Rank of the correct option"):
         assert heading in html

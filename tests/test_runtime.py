@@ -97,8 +97,10 @@ def test_mean_is_exact_and_order_free():
     assert rt.mean([1, 2]) == 1.5
 
 
-def run_main(tmp_path, score, capsys):
+def run_main(tmp_path, score, capsys, gold_public=True):
     (tmp_path / "in" / "ref").mkdir(parents=True)
+    if gold_public:
+        (tmp_path / "in" / "ref" / rt.GOLD_PUBLIC_MARKER).write_text("public\n")
     (tmp_path / "in" / "res").mkdir(parents=True)
     code = rt.main(score, "T", [str(tmp_path / "in"), str(tmp_path / "out")])
     out, err = capsys.readouterr()

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import shared_path
+from conftest import public_gold, shared_path
 from test_toxic_spans_metric import official_f1
 
 TASK = "toxic-spans"
@@ -129,7 +129,7 @@ def test_accepted_variants_score_the_same(score_submission, name, res):
 
 
 def test_detailed_results_page(score_submission):
-    run = score_submission(TASK, GOLD_TXT, {"spans-pred.txt": GOOD})
+    run = score_submission(TASK, public_gold(GOLD_TXT), {"spans-pred.txt": GOOD})
     html = run.html
     assert html.startswith("<!DOCTYPE html>") and "<svg" in html
     assert "<script" not in html and "src=" not in html and "<link" not in html

@@ -2,16 +2,15 @@
 
 Problems found here are the organizers' (``ReferenceDataError``), never the participant's.
 """
-import json
 import os
 import re
 
-from scoring_runtime import ReferenceDataError, find_reference_file, read_csv, read_text
+from scoring_runtime import (ReferenceDataError, canonical_integer, find_reference_file, load_json, parse_integer,
+                             read_csv, read_text)
 
 GOLD_COLUMNS = ("doc_id", "sentence_id", "is_relevant", "sector_ids")
 MAPPING_FILE = "immap_sector_name_to_id.json"
 
-_INTEGER = re.compile(r"^[+-]?[0-9]+$")
 _LIST_SEPARATORS = re.compile(r"[\s,]+")
 
 
@@ -22,8 +21,8 @@ def sentence_key(doc_id, sentence_id):
 
 
 def _canonical_id(value):
-    value = value.strip()
-    return str(int(value)) if _INTEGER.match(value) else value
+    number = canonical_integer(value)
+    return number if number is not None else value.strip()
 
 
 class Sentence(object):
@@ -62,9 +61,10 @@ def parse_sector_list(text):
     if not (text.startswith("[") and text.endswith("]")):
         return None
     items = [item for item in _LIST_SEPARATORS.split(text[1:-1]) if item]
-    if not all(_INTEGER.match(item) for item in items):
+    try:
+        return frozenset(parse_integer(item) for item in items)
+    except ValueError:
         return None
-    return frozenset(int(item) for item in items)
 
 
 def _gold_csv(ref_dir):
@@ -84,10 +84,7 @@ def read_mapping(ref_dir):
     path = os.path.join(os.path.dirname(_gold_csv(ref_dir)), MAPPING_FILE)
     if not os.path.isfile(path):
         return {}
-    try:
-        data = json.loads(read_text(path, error=ReferenceDataError))
-    except ValueError as exc:
-        raise ReferenceDataError("%s is not valid JSON (%s)" % (MAPPING_FILE, exc))
+    data = load_json(read_text(path, error=ReferenceDataError), MAPPING_FILE, ReferenceDataError)
     if not isinstance(data, dict) or not all(isinstance(v, int) and not isinstance(v, bool) for v in data.values()):
         raise ReferenceDataError("%s must map sector names to integer ids" % MAPPING_FILE)
     names = {}

@@ -4,16 +4,14 @@ Every problem is a ``SubmissionError`` naming the file and line; messages quote 
 values and the public sentence ids, never a gold label.
 """
 import os
-import re
 
-from scoring_runtime import SubmissionError, find_submission_file, read_csv
+from scoring_runtime import SubmissionError, find_submission_file, is_integer, parse_integer, quote, read_csv, shorten
 
 from cheers_gold import sentence_key
 
 RUN_COLUMNS = ("doc_id", "sentence_id", "is_relevant", "sector_id")
 NO_SECTOR = -1
 
-_INTEGER = re.compile(r"^[+-]?[0-9]+$")
 _EXPECTED = "submit a zip holding one CSV file with the header doc_id, sentence_id, is_relevant, sector_id"
 
 
@@ -23,10 +21,6 @@ class Prediction(object):
     def __init__(self, relevant, sector):
         self.relevant = relevant    # bool
         self.sector = sector        # int; NO_SECTOR when not relevant or when no sector is given
-
-
-def _short(value, limit=30):
-    return repr(value if len(value) <= limit else value[:limit] + "...")
 
 
 def _column_index(header, label):
@@ -39,7 +33,7 @@ def _column_index(header, label):
         if unknown[0] == "" or unknown[0].startswith("Unnamed"):
             hint = " (an unnamed column is usually a table index: write the CSV without it, e.g. index=False)"
         raise SubmissionError("%s, line 1: unknown column %s%s; the columns must be %s"
-                              % (label, _short(unknown[0]), hint, ", ".join(RUN_COLUMNS)))
+                              % (label, quote(unknown[0]), hint, ", ".join(RUN_COLUMNS)))
     missing = [name for name in RUN_COLUMNS if name not in header]
     if missing:
         raise SubmissionError("%s, line 1: the column(s) %s are missing; the header must be %s"
@@ -68,16 +62,19 @@ def read_run(res_dir, gold):
                                   % (label, line, len(cells), len(header)))
         doc_id, sentence_id, relevant, sector = [cells[i] for i in columns]
         key = sentence_key(doc_id, sentence_id)
-        where = "%s, line %d (doc_id %s, sentence_id %s)" % (label, line, doc_id, sentence_id)
+        where = "%s, line %d (doc_id %s, sentence_id %s)" % (label, line, shorten(doc_id), shorten(sentence_id))
         if key in first_line:
             raise SubmissionError("%s: this sentence already has a row at line %d" % (where, first_line[key]))
         if key not in gold.sentences:
             raise SubmissionError("%s: no such sentence in this phase's data" % where)
         if relevant not in ("0", "1"):
-            raise SubmissionError("%s: is_relevant must be 0 or 1, not %s" % (where, _short(relevant)))
-        if not _INTEGER.match(sector):
-            raise SubmissionError("%s: sector_id must be an integer, not %s" % (where, _short(sector)))
-        sector = int(sector)
+            raise SubmissionError("%s: is_relevant must be 0 or 1, not %s" % (where, quote(relevant)))
+        if not is_integer(sector):
+            raise SubmissionError("%s: sector_id must be an integer, not %s" % (where, quote(sector)))
+        try:
+            sector = parse_integer(sector, "sector_id")
+        except ValueError as exc:
+            raise SubmissionError("%s: %s" % (where, exc))
         if relevant == "0" and sector != NO_SECTOR:
             raise SubmissionError("%s: sector_id must be -1 when is_relevant is 0, not %d" % (where, sector))
         if relevant == "1" and sector != NO_SECTOR and sector not in gold.known_sectors:

@@ -26,6 +26,7 @@ __all__ = [
     "SubmissionError", "ReferenceDataError", "Result", "main",
     "find_submission_file", "find_reference_file", "find_file",
     "read_text", "iter_lines", "read_csv", "format_score", "mean",
+    "quote", "shorten", "is_integer", "parse_integer", "canonical_integer", "load_json", "gold_is_public",
 ]
 
 SCORES_TXT = "scores.txt"
@@ -53,14 +54,44 @@ class Result(object):
     """What a task's ``score`` function returns.
 
     scores: list of (key, value) pairs, in leaderboard order.
-    html: the body of ``detailed_results.html`` (see report_html.page); None for no detailed page.
+    html: ``detailed_results.html`` (see report_html.page) when the gold is public; None for no detailed page.
     notes: lines printed on standard output after the scores (what was scored, what was skipped).
+    hidden_gold_html: the page when the gold is not public, following HIDDEN_GOLD_RULE; None: a page with the
+        scores only. ``main`` picks the page, so no task can show a hidden gold by forgetting to check.
     """
 
-    def __init__(self, scores, html=None, notes=()):
+    def __init__(self, scores, html=None, notes=(), hidden_gold_html=None):
         self.scores = list(scores)
         self.html = html
         self.notes = list(notes)
+        self.hidden_gold_html = hidden_gold_html
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# What a detailed-results page may show
+
+# The builder writes this file into the reference data of a split whose task.yaml says gold_public: true.
+GOLD_PUBLIC_MARKER = "gold_is_public.txt"
+
+# The rule for a split whose gold is not public (Codabench shows detailed results to everyone by default).
+HIDDEN_GOLD_RULE = (
+    "The gold of this phase is not public, so this page shows only figures over the whole set (the scores and "
+    "totals) and, per class, only the classes this submission predicted, with its own counts and precision: "
+    "no gold count per class, no class that only the gold has, no gold item.")
+
+
+def gold_is_public(ref_dir):
+    """True when the reference data carries GOLD_PUBLIC_MARKER (at its top or in a single wrapper folder)."""
+    if os.path.isfile(os.path.join(ref_dir, GOLD_PUBLIC_MARKER)):
+        return True
+    found = _candidates(ref_dir, lambda name: name == GOLD_PUBLIC_MARKER)
+    return bool(found)
+
+
+def predicted_only(rows, predicted):
+    """Per-class rows that a hidden-gold page may show: those of classes the submission predicted.
+    ``predicted(row)`` is the submission's count for the row's class."""
+    return [row for row in rows if predicted(row)]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -195,6 +226,110 @@ def _csv_records(text, label, error, strip_spaces):
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# Values from participants: the same rules in every task
+
+# A value quoted in a message is cut to this length: a field can be megabytes long.
+QUOTE_LIMIT = 40
+# Numbers used as numbers (offsets, ids counted as such) have at most this many digits. Python refuses to convert
+# more than 4,300 digits (3.11+) and is quadratic below that; no offset or id needs 30.
+MAX_INTEGER_DIGITS = 30
+# JSON nested deeper than this is refused before parsing (the parser would otherwise recurse until it fails).
+MAX_JSON_DEPTH = 100
+
+# ASCII digits only: int() also accepts other scripts' digits ('\uff11'), underscores and surrounding spaces.
+_INTEGER_RE = re.compile(r"[+-]?[0-9]+\Z")
+_JSON_TOKEN_RE = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def shorten(text, limit=QUOTE_LIMIT):
+    """``text`` on one line and at most ``limit`` characters, for a message."""
+    text = u"%s" % (text,)
+    head = u" ".join(text[:4 * limit].split())  # only a bounded prefix is looked at
+    if len(head) <= limit and len(text) <= 4 * limit:
+        return head
+    return head[:limit - 3] + u"..."
+
+
+def quote(text, limit=QUOTE_LIMIT):
+    """A participant's value in a message: between quotes, on one line, shortened."""
+    return u"'%s'" % shorten(text, limit)
+
+
+def is_integer(text):
+    """True for an optional sign and ASCII digits, nothing else (no spaces)."""
+    return _INTEGER_RE.match(text) is not None
+
+
+def parse_integer(text, what="the number"):
+    """The int written in ``text`` (an optional sign and ASCII digits; spaces around are ignored).
+
+    Raises ValueError with a message in the participant's terms, e.g. "the offset '１２' is not a whole number
+    (digits 0-9)", which the caller prefixes with the file and line."""
+    value = text.strip()
+    if not _INTEGER_RE.match(value):
+        raise ValueError("%s %s is not a whole number (digits 0-9)" % (what, quote(value)))
+    digits = len(value.lstrip("+-"))
+    if digits > MAX_INTEGER_DIGITS:
+        raise ValueError("%s %s has %d digits, more than the %d allowed" % (what, quote(value), digits,
+                                                                            MAX_INTEGER_DIGITS))
+    return int(value)
+
+
+def canonical_integer(text):
+    """An integer id written as ``int`` would print it (no '+', no leading zeros, '-0' as '0'), done on the text,
+    so an id of any length compares as a number without converting it; None when ``text`` is not an integer."""
+    value = text.strip()
+    if not _INTEGER_RE.match(value):
+        return None
+    digits = value.lstrip("+-").lstrip("0") or "0"
+    return "-" + digits if value.startswith("-") and digits != "0" else digits
+
+
+def _json_too_deep(text, max_depth):
+    """The line where ``text`` first nests deeper than ``max_depth``, or None (strings are skipped)."""
+    depth = 0
+    for match in _JSON_TOKEN_RE.finditer(text):
+        token = match.group(0)
+        if token in "[{":
+            depth += 1
+            if depth > max_depth:
+                return text.count("\n", 0, match.start()) + 1
+        elif token in "]}":
+            depth -= 1
+    return None
+
+
+class _LongNumber(ValueError):
+    pass
+
+
+def _bounded_int(text):
+    try:
+        return parse_integer(text, "the number")
+    except ValueError as exc:
+        raise _LongNumber(str(exc))
+
+
+def load_json(text, label, error=SubmissionError, **options):
+    """Parse JSON text; ``error`` with the file, line and problem when it is not valid, nests deeper than
+    MAX_JSON_DEPTH or holds an integer longer than MAX_INTEGER_DIGITS. ``options`` go to json.loads."""
+    if "[" in text or "{" in text:
+        line = _json_too_deep(text, MAX_JSON_DEPTH)
+        if line is not None:
+            raise error("%s, line %d: the JSON is nested more than %d levels deep" % (label, line, MAX_JSON_DEPTH))
+    try:
+        return json.loads(text, parse_int=_bounded_int, **options)
+    except RecursionError:  # not reached after the check above; kept so a deep file can never crash the program
+        raise error("%s: the JSON is nested too deeply" % label)
+    except _LongNumber as exc:
+        raise error("%s: %s" % (label, exc))
+    except ValueError as exc:
+        if hasattr(exc, "lineno"):
+            raise error("%s, line %d, column %d: not valid JSON (%s)" % (label, exc.lineno, exc.colno, exc.msg))
+        raise error("%s: not valid JSON (%s)" % (label, exc))
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # Numbers
 
 
@@ -245,6 +380,18 @@ def _error_page(title, message):
     return page(title, section("The submission was not scored", paragraph(message)))
 
 
+def _scores_page(title, scores):
+    from report_html import page, section, paragraph, table
+    return page(title, section("Scores", table(["score", "value"], scores)), paragraph(HIDDEN_GOLD_RULE, "note"))
+
+
+def _page_for(ref_dir, title, result):
+    """The detailed-results page allowed for this reference data (see HIDDEN_GOLD_RULE)."""
+    if result.html is None or gold_is_public(ref_dir):
+        return result.html
+    return result.hidden_gold_html or _scores_page(title, result.scores)
+
+
 def main(score, title="Scoring", argv=None):
     """Run ``score(ref_dir, res_dir)`` as a CodaLab scoring program; returns the exit status."""
     argv = sys.argv[1:] if argv is None else argv
@@ -280,6 +427,7 @@ def main(score, title="Scoring", argv=None):
                    % type(exc).__name__)
     else:
         gc.enable()
+        result.html = _page_for(ref_dir, title, result)
         write_outputs(output_dir, result)
         for key, value in result.scores:
             sys.stdout.write("%s: %s\n" % (key, format_score(value)))

@@ -20,9 +20,6 @@ from kd_metrics import Counts, keyphrase_counts, relation_counts  # noqa: E402
 
 TITLE = "eHealth-KD 2019: detailed results"
 KEYS = {1: ("main_score", "m_prec", "m_rec"), 2: ("a_f1", "a_prec", "a_rec"), 3: ("b_f1", "b_prec", "b_rec")}
-# A file in the reference data saying that its gold is public (trial, development): the detailed results may
-# then show per-sentence examples. Without it only aggregates are shown, so a test phase reveals no gold item.
-PUBLIC_GOLD_MARKER = "gold_is_public.txt"
 _KIND_NAMES = {"sentences": "output_scenario%d.txt", "a": "output_a_scenario%d.txt", "b": "output_b_scenario%d.txt"}
 
 
@@ -89,10 +86,25 @@ def _pair_sentences(gold, annotated, submitted, name, notes):
     if len(submitted.texts) > len(gold.texts):
         notes.append("Note: %s has %d more lines than the given sentence file; they are ignored"
                      % (name, len(submitted.texts) - len(gold.texts)))
+    crossing = submitted.cross_sentence_keyphrases
+    if crossing:
+        lines = ", ".join(str(line) for line in crossing[:5]) + (", ..." if len(crossing) > 5 else "")
+        notes.append("Note: %d key phrase%s of %s reach%s past the sentence where %s first span starts (line%s %s); "
+                     "as the official scorer does, %s kept as written and match%s no gold key phrase"
+                     % (len(crossing), "" if len(crossing) == 1 else "s", submitted_a_name(name),
+                        "es" if len(crossing) == 1 else "", "its" if len(crossing) == 1 else "their",
+                        "" if len(crossing) == 1 else "s", lines, "it is" if len(crossing) == 1 else "they are",
+                        "es" if len(crossing) == 1 else ""))
     if submitted.cross_sentence_relations:
         notes.append("Note: relations between key phrases of different sentences are ignored (%d in %s)"
                      % (submitted.cross_sentence_relations, name))
     return [(gold.sentence(index), submitted.sentence(index)) for index in annotated]
+
+
+def submitted_a_name(sentences_name):
+    """output_a_scenarioN.txt beside the given output_scenarioN.txt (the name used in messages)."""
+    folder, _, base = sentences_name.rpartition("/")
+    return (folder + "/" if folder else "") + base.replace("output_", "output_a_", 1).replace("input_", "output_a_", 1)
 
 
 def _counts(number, matches):
@@ -138,8 +150,10 @@ def score(ref_dir, res_dir):
         outcomes.append((number, folder, status, counts, matches))
         figures = (counts.f1(), counts.precision(), counts.recall()) if counts is not None else (0.0, 0.0, 0.0)
         scores.extend(zip(KEYS[number], figures))
-    show_examples = os.path.isfile(os.path.join(ref_dir, PUBLIC_GOLD_MARKER))
-    return Result(scores, kd_report.build(TITLE, outcomes, show_examples), notes)
+    # The runtime shows the first page only when the reference data says its gold is public (trial, development).
+    page_notes = [note for note in notes if note.startswith(("Note:", "Warning:"))]
+    return Result(scores, kd_report.build(TITLE, outcomes, True, page_notes), notes,
+                  hidden_gold_html=kd_report.build(TITLE, outcomes, False, page_notes))
 
 
 if __name__ == "__main__":

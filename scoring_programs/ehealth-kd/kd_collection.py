@@ -12,6 +12,8 @@ the sentences the caller asks for (``wanted``) keep their annotations: in scenar
 import bisect
 import io
 
+from scoring_runtime import parse_integer, quote
+
 
 class FormatProblem(Exception):
     def __init__(self, where, summary, detail):
@@ -63,6 +65,7 @@ class Scenario(object):
         self.texts = texts
         self.kept = {}  # sentence index -> Sentence
         self.cross_sentence_relations = 0
+        self.cross_sentence_keyphrases = []  # output_a line numbers of key phrases reaching past their sentence
 
     def sentence(self, index):
         found = self.kept.get(index)
@@ -83,35 +86,37 @@ def text_lines(text):
 
 
 def word_spans(text, start, end):
-    """A single span cut at every space of the sentence text: one span per word."""
+    """A single span cut at every space of the sentence text: one span per word. A span reaching past the
+    sentence keeps its end as written (as the official scorer does), so it cannot match a gold span."""
     spans = []
     position = start
     for word in text[start:end].split(" "):
         if word:
             spans.append((position, position + len(word)))
         position += len(word) + 1
+    if end > len(text):
+        spans[-1:] = [(spans[-1][0] if spans else start, end)]
     return tuple(spans)
 
 
 def _whole_number(field, where):
     try:
-        return int(field)
-    except ValueError:
-        raise FormatProblem(where, "a key-phrase ID that is not a whole number",
-                            "the key-phrase ID %r is not a whole number" % field.strip())
+        return parse_integer(field, "the key-phrase ID")
+    except ValueError as exc:
+        raise FormatProblem(where, "a key-phrase ID that is not a whole number", str(exc))
 
 
 def _parse_spans(field, where):
     spans = []
     for piece in field.split(";"):
         bounds = piece.split()
+        if len(bounds) != 2:
+            raise FormatProblem(where, "malformed spans", "the spans %s are not START END pairs of whole numbers "
+                                                          "joined by ';'" % quote(field))
         try:
-            if len(bounds) != 2:
-                raise ValueError
-            start, end = int(bounds[0]), int(bounds[1])
-        except ValueError:
-            raise FormatProblem(where, "malformed spans", "the spans %r are not START END pairs of whole numbers "
-                                                          "joined by ';'" % field.strip())
+            start, end = parse_integer(bounds[0], "the offset"), parse_integer(bounds[1], "the offset")
+        except ValueError as exc:
+            raise FormatProblem(where, "malformed spans", "in the spans %s, %s" % (quote(field), exc))
         if start < 0:
             raise FormatProblem(where, "a negative offset", "the span %d %d has a negative offset" % (start, end))
         if end < start:  # an empty span is accepted, as the official scorer did (its baseline has some)
@@ -148,7 +153,9 @@ def _load_keyphrases(lines, name, scenario, wanted):
         if kid in by_id:
             raise FormatProblem(where, "a duplicate key-phrase ID", "the key-phrase ID %d is used twice" % kid)
         spans = _parse_spans(fields[1], where)
-        # The key phrase belongs to the sentence where its first span (as written) starts.
+        # The key phrase belongs to the sentence where its first span (as written) starts, and its spans are kept
+        # as they are, as the official scorer does: a span reaching into another sentence (a discontinuous phrase
+        # whose second span crosses the line) is accepted and simply matches no gold key phrase.
         first = spans[0][0]
         if first >= total:
             raise FormatProblem(where, "a span outside the sentence file",
@@ -156,11 +163,8 @@ def _load_keyphrases(lines, name, scenario, wanted):
                                 % (first, spans[0][1], total))
         index = bisect.bisect_right(starts, first) - 1
         base, length = starts[index], len(texts[index])
-        for start, end in spans:
-            if start < base or end > base + length:
-                raise FormatProblem(where, "a span outside its sentence",
-                                    "the span %d %d does not lie inside the sentence on line %d of the sentence "
-                                    "file (characters %d to %d)" % (start, end, index + 1, base, base + length))
+        if any(start < base or end > base + length for start, end in spans):
+            scenario.cross_sentence_keyphrases.append(number)
         if wanted is not None and index not in wanted:
             by_id[kid] = index
             continue

@@ -2,6 +2,7 @@
 example sentences with their missing and spurious items marked."""
 from kd_metrics import KINDS, label_table
 from report_html import bar_chart, esc, page, paragraph, section, table
+from scoring_runtime import HIDDEN_GOLD_RULE, predicted_only
 
 EXAMPLES = 5
 _SPURIOUS, _MISSING = 1, 2
@@ -12,7 +13,7 @@ def _marked_text(text, spurious, missing):
     flags = [0] * len(text)
     for spans, flag in ((spurious, _SPURIOUS), (missing, _MISSING)):
         for start, end in spans:
-            for position in range(start, min(end, len(text))):
+            for position in range(max(start, 0), min(end, len(text))):
                 flags[position] |= flag
     out = []
     position = 0
@@ -66,6 +67,14 @@ def _examples(matches):
     return legend + u"<ul>%s</ul>" % u"\n".join(rows)
 
 
+def _hidden_gold_label_section(title, rows):
+    """Labels the submission used, with its counts and precision only (HIDDEN_GOLD_RULE)."""
+    shown = predicted_only([(label, values[1], values[2]) for label, values in rows.items()], lambda row: row[1])
+    if not shown:
+        return paragraph(u"%s: nothing submitted." % title)
+    return u"<h3>%s</h3>" % esc(title) + table([u"label", u"submitted", u"precision"], shown)
+
+
 def _label_section(title, rows):
     if not rows:
         return paragraph(u"%s: nothing to compare." % title)
@@ -75,8 +84,9 @@ def _label_section(title, rows):
             + bar_chart([(label, values[4]) for label, values in rows.items()], max_value=1.0))
 
 
-def build(title, outcomes, show_examples):
-    """outcomes: list of (number, folder, status, counts or None, matches) where status is a short note."""
+def build(title, outcomes, show_examples, notes=()):
+    """outcomes: list of (number, folder, status, counts or None, matches) where status is a short note; notes:
+    remarks about the submission (cross-sentence key phrases and relations, ignored lines)."""
     summary = []
     for number, folder, status, counts, _ in outcomes:
         if counts is None:
@@ -91,21 +101,24 @@ def build(title, outcomes, show_examples):
                   u"mean. Scenario 1 adds the relation counts (C, M, S) to the key-phrase counts; scenario 2 counts "
                   u"key phrases only, scenario 3 relations only. Only sentences with gold annotations are scored.",
                   u"note"))]
+    label_section = _label_section if show_examples else _hidden_gold_label_section
     for number, folder, _, counts, matches in outcomes:
         if counts is None:
             continue
         pieces = []
         if number in (1, 2):
-            pieces.append(_label_section(u"Key phrases by label", label_table(matches)))
+            pieces.append(label_section(u"Key phrases by label", label_table(matches)))
         if number in (1, 3):
-            pieces.append(_label_section(u"Relations by label", label_table(matches, relations=True)))
+            pieces.append(label_section(u"Relations by label", label_table(matches, relations=True)))
         pieces.append(paragraph(u"Recall of a label is computed over the gold items with that label, precision over "
                                 u"the submitted items with that label; a partial match earns half on both sides.",
                                 u"note"))
         if show_examples:
             pieces.append(u"<h3>Examples</h3>" + _examples(matches))
         parts.append(section(u"Scenario %d (%s)" % (number, folder), *pieces))
+    if notes:
+        parts.append(section(u"Notes on the submission", *[paragraph(note) for note in notes]))
     if not show_examples:
-        parts.append(paragraph(u"Per-sentence examples are shown only for phases whose gold annotations are public.",
-                               u"note"))
+        parts.append(paragraph(u"Per-sentence examples are shown only for phases whose gold annotations are public. "
+                               + HIDDEN_GOLD_RULE, u"note"))
     return page(title, *parts)

@@ -34,7 +34,8 @@ def score(ref_dir, res_dir):
         results.append((subtask, hazard, product, result))
         notes.append("%s scored on %d rows (%d with the right %s)"
                      % (subtask.upper(), result.rows, result.rows_hazard_correct, hazard))
-    return Result(scores, detailed_results(TITLE, results), notes)
+    return Result(scores, detailed_results(TITLE, results), notes,
+                  hidden_gold_html=detailed_results(TITLE, results, gold_public=False))
 
 
 if __name__ == "__main__":

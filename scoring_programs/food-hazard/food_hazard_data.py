@@ -2,7 +2,7 @@
 import os
 import re
 
-from scoring_runtime import SubmissionError, ReferenceDataError, read_csv
+from scoring_runtime import SubmissionError, ReferenceDataError, canonical_integer, read_csv, shorten
 
 SUBMISSION_NAME = "submission.csv"
 SUBTASKS = (("st1", "hazard-category", "product-category"),
@@ -11,13 +11,11 @@ LABEL_COLUMNS = tuple(column for _, hazard, product in SUBTASKS for column in (h
 # DataFrame.to_csv writes the index under an empty name; some people name it.
 INDEX_NAMES = ("", "id")
 
-_INTEGER = re.compile(r"^[+-]?[0-9]+$")
-
 
 def _normalize_id(value):
     """Ids compare as integers when they are integers (" 7", "07" and "7" are the same row), else as text."""
-    value = value.strip()
-    return str(int(value)) if _INTEGER.match(value) else value
+    number = canonical_integer(value)
+    return number if number is not None else value.strip()
 
 
 def _squash(name):
@@ -52,7 +50,7 @@ def _cells(header, rows, label, error, wanted, index):
             if not row_id:
                 raise error("%s: the index column (the first one) is empty" % where)
             ids.append(row_id)
-            where += " (id %s)" % row_id
+            where += " (id %s)" % shorten(row_id)
         for name in wanted:
             value = record[positions[name]]
             if not value.strip():
@@ -88,7 +86,7 @@ def _submission_columns(header):
     seen = []
     for position, column in enumerate(header[1:] if index else header, 2 if index else 1):
         if column in seen:
-            raise SubmissionError("%s: column '%s' appears twice in the header" % (name, column))
+            raise SubmissionError("%s: column '%s' appears twice in the header" % (name, shorten(column)))
         if column not in LABEL_COLUMNS:
             if not column:
                 problem = "column %d of the header has no name (only the first column, the index, may be unnamed)"
@@ -100,7 +98,7 @@ def _submission_columns(header):
                         "or write with index=False")
             elif not close and not any(c in LABEL_COLUMNS for c in header):
                 hint = ("the first line must be the header: an optional index column, then %s" % allowed)
-            raise SubmissionError("%s: unknown column '%s' in the header; %s" % (name, column, hint))
+            raise SubmissionError("%s: unknown column '%s' in the header; %s" % (name, shorten(column), hint))
         seen.append(column)
     present = [c for c in LABEL_COLUMNS if c in seen]
     for subtask, hazard, product in SUBTASKS:
@@ -120,13 +118,13 @@ def _order_by_id(table, gold):
     for row_id, line in zip(table.ids, table.lines):
         if row_id in where:
             raise SubmissionError("%s, line %d: id %s appears twice (first on line %d)"
-                                  % (name, line, row_id, table.lines[where[row_id]]))
+                                  % (name, line, shorten(row_id), table.lines[where[row_id]]))
         where[row_id] = len(where)
     gold_ids = set(gold.ids)
     for row_id, line in zip(table.ids, table.lines):
         if row_id not in gold_ids:
             raise SubmissionError("%s, line %d: id %s is not an id of the data file (ids run %s to %s there)"
-                                  % (name, line, row_id, gold.ids[0], gold.ids[-1]))
+                                  % (name, line, shorten(row_id), gold.ids[0], gold.ids[-1]))
     missing = [row_id for row_id in gold.ids if row_id not in where]
     if missing:
         shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")

@@ -1,8 +1,11 @@
 """detailed_results.html: the scores and per-class F1 of both steps of each sub-task.
 
-Participants see this page during the test phase, so it shows per-class aggregates only, never a row's label.
+Participants see this page during the test phase, so it shows per-class aggregates only, never a row's label;
+when the gold is hidden, only the classes the submission predicted, with its own counts and precision
+(scoring_runtime.HIDDEN_GOLD_RULE).
 """
 from report_html import bar_chart, esc, page, paragraph, section, table
+from scoring_runtime import HIDDEN_GOLD_RULE, predicted_only
 
 CHART_CLASSES = 30  # bars for the most frequent gold classes; the table below a chart lists every class
 
@@ -24,6 +27,13 @@ def class_table(counts):
     return table(["class", "gold rows", "predicted rows", "correct", "precision", "recall", "F1", ""], rows)
 
 
+def _hidden_gold_step(heading, intro, counts, macro):
+    rows = predicted_only([(label, c.predicted, c.correct, c.precision) for label, c in sorted(counts.items())],
+                          lambda row: row[1])
+    return section(heading, paragraph(intro), paragraph("Macro-F1 %.4f." % macro),
+                   table(["predicted class", "predicted rows", "correct", "precision"], rows))
+
+
 def _step(heading, intro, counts, macro):
     if not counts:
         return section(heading, paragraph(intro), paragraph("No rows to score: this step counts 0.", "bad"))
@@ -43,8 +53,9 @@ def _step(heading, intro, counts, macro):
     return section(heading, *parts)
 
 
-def detailed_results(title, results):
+def detailed_results(title, results, gold_public=True):
     """results: (subtask, hazard column, product column, SubtaskScore) for each scored sub-task."""
+    step = _step if gold_public else _hidden_gold_step
     summary = table(["sub-task", "score", "hazard macro-F1", "product macro-F1", "rows", "rows with the hazard right"],
                     [(subtask.upper(), r.score, r.hazard_f1, r.product_f1, r.rows, r.rows_hazard_correct)
                      for subtask, _, _, r in results])
@@ -54,9 +65,11 @@ def detailed_results(title, results):
         "has F1 = 0 and still counts in the average.", "note"))]
     for subtask, hazard, product, r in results:
         name = subtask.upper()
-        sections.append(_step("%s step 1: %s" % (name, hazard),
-                              "All %d rows." % r.rows, r.hazard_counts, r.hazard_f1))
-        sections.append(_step("%s step 2: %s" % (name, product),
-                              "Only the %d of %d rows whose %s is right." % (r.rows_hazard_correct, r.rows, hazard),
-                              r.product_counts, r.product_f1))
+        sections.append(step("%s step 1: %s" % (name, hazard),
+                             "All %d rows." % r.rows, r.hazard_counts, r.hazard_f1))
+        sections.append(step("%s step 2: %s" % (name, product),
+                             "Only the %d of %d rows whose %s is right." % (r.rows_hazard_correct, r.rows, hazard),
+                             r.product_counts, r.product_f1))
+    if not gold_public:
+        sections.append(paragraph(HIDDEN_GOLD_RULE, "note"))
     return page(title + ": detailed results", *sections)

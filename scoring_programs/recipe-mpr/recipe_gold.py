@@ -2,10 +2,9 @@
 
 Also used by the bundle's derive.py, so that public data and scoring agree on query ids.
 """
-import json
 import os
 
-from scoring_runtime import ReferenceDataError, find_reference_file, read_text
+from scoring_runtime import ReferenceDataError, find_reference_file, load_json, read_text
 
 # The five query types the benchmark reports on (the released file has no others; older drafts had more).
 QUERY_TYPES = ("Specific", "Commonsense", "Negated", "Analogical", "Temporal")
@@ -63,10 +62,7 @@ def _query(item, position, label):
 
 def parse_reference(text, label):
     """GoldQuery list from the text of a reference file; ``label`` names the file in error messages."""
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise ReferenceDataError("%s is not valid JSON (%s)" % (label, exc))
+    data = load_json(text, label, ReferenceDataError)
     if not isinstance(data, list) or not data:
         raise ReferenceDataError("%s must be a non-empty JSON list of queries" % label)
     queries = [_query(item, i, label) for i, item in enumerate(data)]

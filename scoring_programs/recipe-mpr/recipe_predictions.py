@@ -6,10 +6,9 @@ Form 2 (texts): [{"query": "...", "pred": "<description of the chosen option>", 
 
 Messages quote only what the participant wrote or was given (ids, query texts), never an answer.
 """
-import json
 from collections import OrderedDict
 
-from scoring_runtime import SubmissionError, find_submission_file, read_text
+from scoring_runtime import SubmissionError, find_submission_file, load_json, read_text, shorten
 
 FILE_NAME = "predictions.json"
 FORM_IDS = "query id -> option id(s)"
@@ -56,10 +55,7 @@ def _kind(value):
 
 def quote(text):
     """A participant-visible value on one line, shortened."""
-    text = u" ".join((u"%s" % (text,)).split())
-    if len(text) > _MAX_QUOTE:
-        text = text[:_MAX_QUOTE - 1] + u"\u2026"
-    return u'"%s"' % text
+    return u'"%s"' % shorten(text, _MAX_QUOTE)
 
 
 def _others(count):
@@ -69,12 +65,7 @@ def _others(count):
 def _parse(text):
     if not text.strip():
         raise SubmissionError("%s is empty" % FILE_NAME)
-    try:
-        return json.loads(text, object_pairs_hook=_object_hook)
-    except ValueError as exc:
-        where = ", line %d, column %d" % (exc.lineno, exc.colno) if hasattr(exc, "lineno") else ""
-        reason = getattr(exc, "msg", None) or str(exc)
-        raise SubmissionError("%s%s: not valid JSON (%s)" % (FILE_NAME, where, reason))
+    return load_json(text, FILE_NAME, object_pairs_hook=_object_hook)
 
 
 def _ranking_from_ids(qid, value, query):

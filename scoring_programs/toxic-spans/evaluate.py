@@ -28,7 +28,8 @@ def score(ref_dir, res_dir):
     return Result(
         [("spans_F1", f1), ("spans_precision", precision), ("spans_recall", recall)],
         html=build_report(TITLE, summary),
-        notes=["scored %d posts" % summary.posts])
+        notes=["scored %d posts" % summary.posts],
+        hidden_gold_html=build_report(TITLE, summary, gold_public=False))
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@ Lists come from participants, so they are parsed strictly (brackets, commas, pla
 """
 import re
 
+from scoring_runtime import MAX_INTEGER_DIGITS, parse_integer, quote
+
 _OFFSET_RE = re.compile(r"[0-9]+\Z")  # [0-9], not \d: \d accepts other scripts' digits, which int() converts
 _SPACED_RE = re.compile(r"[0-9]+(?:\s+[0-9]+)+\Z")
 _ID_RE = re.compile(r"-?[0-9]+\Z")
@@ -23,19 +25,13 @@ class _OffsetCache(dict):
 
     def __missing__(self, item):
         digits = item.strip()
-        if not _OFFSET_RE.match(digits):
+        if not _OFFSET_RE.match(digits) or len(digits) > MAX_INTEGER_DIGITS:
             raise ValueError(item)
         value = self[item] = int(digits)
         return value
 
 
 _OFFSETS = _OffsetCache()
-
-
-def quote(text, limit=40):
-    """Participant text shown in a message, between quotes and shortened."""
-    text = text if len(text) <= limit else text[:limit - 3] + "..."
-    return "'%s'" % text
 
 
 def parse_offsets(text):
@@ -74,6 +70,10 @@ def describe_list_problem(text):
                 continue  # one trailing comma is fine: [1, 2,]
             return "the list has an empty item (two commas in a row, or a comma first)"
         if _OFFSET_RE.match(item):
+            try:
+                parse_integer(item, "offset")
+            except ValueError as exc:
+                return str(exc)
             continue
         if _SPACED_RE.match(item):
             return "%s is not an offset (separate offsets with commas)" % quote(item)
@@ -104,4 +104,4 @@ def split_line(line):
     post_id = parts[0].strip()
     if not _ID_RE.match(post_id):
         raise ValueError("the id %s is not an integer" % quote(post_id))
-    return int(post_id), parts[1]
+    return parse_integer(post_id, "the id"), parts[1]

@@ -3,6 +3,7 @@
 Participants see this page in test phases, so it shows means, counts and a histogram, never a post's gold offsets.
 """
 from report_html import page, section, paragraph, table, histogram
+from scoring_runtime import HIDDEN_GOLD_RULE
 
 from spans_metric import F1_BIN_LABELS, Summary
 
@@ -11,7 +12,7 @@ def _share(count, total):
     return "%.1f%%" % (100.0 * count / total) if total else "-"
 
 
-def build_report(title, summary):
+def build_report(title, summary, gold_public=True):
     f1, precision, recall = summary.means()
     posts = summary.posts
     overview = section(
@@ -44,4 +45,6 @@ def build_report(title, summary):
         histogram(summary.f1_histogram, F1_BIN_LABELS),
         paragraph("Number of posts per F1 range; the first and last bars are posts scoring exactly 0 and exactly 1.",
                   "note"))
+    if not gold_public:  # the groups split the posts by a gold property (with or without spans)
+        return page(title, overview, spread, paragraph(HIDDEN_GOLD_RULE, "note"))
     return page(title, overview, groups, spread)
