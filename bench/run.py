@@ -6,9 +6,13 @@
 Each bench/tasks/<task>.py writes synthetic input/ref and input/res for a scale; this driver runs
 scoring_programs/<task>/evaluate.py on them in a fresh interpreter (so interpreter start is included) and reports the
 best wall time of --repeat runs and the program's peak resident memory.
+
+With --official DIR (or OFFICIAL_SCORERS), the organizers' own scorer of each task that has one is timed the same
+way on the same inputs (see bench/official.py); a task whose scorer is not found is reported without it.
 """
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -18,8 +22,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 TASKS = Path(__file__).resolve().parent / "tasks"
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from codalab_bundles.loading import load_file  # noqa: E402
+
+import official  # noqa: E402  (bench/official.py)
 
 
 def load(name):
@@ -38,16 +45,38 @@ print(json.dumps([proc.returncode, elapsed, resource.getrusage(resource.RUSAGE_C
 """
 
 
+def run_probe(command):
+    """(exit status, seconds, peak RSS in MiB, stderr) of one run of ``command``."""
+    probe = subprocess.run([sys.executable, "-c", _PROBE] + command, stdout=subprocess.PIPE, check=True)
+    code, elapsed, max_rss_kib, stderr = json.loads(probe.stdout.decode())
+    return code, elapsed, max_rss_kib / 1024.0, stderr
+
+
 def measure(task, input_dir, output_dir):
     """(seconds, peak RSS in MiB) of one scoring run."""
     if output_dir.exists():
         shutil.rmtree(str(output_dir))
     command = [sys.executable, str(ROOT / "scoring_programs" / task / "evaluate.py"), str(input_dir), str(output_dir)]
-    probe = subprocess.run([sys.executable, "-c", _PROBE] + command, stdout=subprocess.PIPE, check=True)
-    code, elapsed, max_rss_kib, stderr = json.loads(probe.stdout.decode())
+    code, elapsed, memory, stderr = run_probe(command)
     if code != 0:
         raise SystemExit("%s failed on the benchmark input: %s" % (task, stderr))
-    return elapsed, max_rss_kib / 1024.0
+    return elapsed, memory
+
+
+def measure_official(module, code_dir, input_dir, work, python):
+    """(seconds, peak RSS in MiB) of the official scorer on the same input, or a note saying why there is none."""
+    if work.exists():
+        shutil.rmtree(str(work))
+    work.mkdir()
+    command = [python] + module.official_command(str(code_dir), input_dir, str(work))
+    code, elapsed, memory, stderr = run_probe(command)
+    if code != 0:
+        return "failed (exit %d): %s" % (code, stderr.strip().splitlines()[-1] if stderr.strip() else "")
+    return elapsed, memory
+
+
+def _cells(result):
+    return ("%.3f" % result[0], "%.0f" % result[1]) if isinstance(result, tuple) else ("-", "-")
 
 
 def main(argv=None):
@@ -55,29 +84,62 @@ def main(argv=None):
     parser.add_argument("tasks", nargs="*", help="task names (default: every bench/tasks/*.py)")
     parser.add_argument("--scales", default="1,10,100")
     parser.add_argument("--repeat", type=int, default=3, help="runs per size below 100x (best is kept)")
+    parser.add_argument("--official", default=None, metavar="DIR",
+                        help="folder(s) holding checkouts or mirrors of the official scorers (default: $%s)"
+                             % official.ENV)
+    parser.add_argument("--official-python", default=sys.executable,
+                        help="interpreter for the official scorers (needs their packages: pandas, scikit-learn, "
+                             "numpy, scipy)")
     args = parser.parse_args(argv)
+    search = official.roots(args.official)
     names = [t.replace("-", "_") for t in args.tasks] or sorted(p.stem for p in TASKS.glob("*.py"))
     scales = [int(s) for s in args.scales.split(",")]
-    print("| task | real size | scale | seconds | peak MiB | seconds / 1x |")
-    print("|---|---|---|---|---|---|")
+    print("| task | real size | scale | seconds | peak MiB | seconds / 1x | official seconds | official peak MiB "
+          "| official / ours (time) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    notes = []
     for name in names:
         module = load(name)
         task = name.replace("_", "-")
         base = None
+        scratch = Path(tempfile.mkdtemp(prefix="bench-official-%s-" % task))
+        code_dir = None
+        if hasattr(module, "OFFICIAL_REPO"):
+            code_dir = official.extract(search, module.OFFICIAL_REPO, module.OFFICIAL_FILES, str(scratch / "code"))
+            if code_dir is None:
+                notes.append("%s: official scorer not run: %s not found in %s" % (
+                    task, official.describe(module.OFFICIAL_REPO, module.OFFICIAL_FILES),
+                    os.pathsep.join(search) or "(no --official folder or $%s given)" % official.ENV))
+        else:
+            notes.append("%s: no official scorer to compare with" % task)
         for scale in scales:
             work = Path(tempfile.mkdtemp(prefix="bench-%s-%d-" % (task, scale)))
+            other = None
             try:
                 module.make_input(work / "input", scale)
-                runs = [measure(task, work / "input", work / "output")
-                        for _ in range(args.repeat if scale < 100 else 1)]
+                repeat = args.repeat if scale < 100 else 1
+                runs = [measure(task, work / "input", work / "output") for _ in range(repeat)]
                 seconds = min(r[0] for r in runs)
                 memory = max(r[1] for r in runs)
+                if code_dir is not None:
+                    others = [measure_official(module, code_dir, work / "input", work / "official",
+                                               args.official_python)
+                              for _ in range(repeat)]
+                    failed = [o for o in others if not isinstance(o, tuple)]
+                    if failed:
+                        notes.append("%s %dx: official scorer %s" % (task, scale, failed[0]))
+                    else:
+                        other = (min(o[0] for o in others), max(o[1] for o in others))
             finally:
                 shutil.rmtree(str(work), ignore_errors=True)
             base = base or seconds
-            print("| %s | %s | %dx | %.3f | %.0f | %.1f |" % (task, module.REAL_SIZE, scale, seconds, memory,
-                                                              seconds / base))
+            ratio = "%.1f" % (other[0] / seconds) if other else "-"
+            print("| %s | %s | %dx | %.3f | %.0f | %.1f | %s | %s | %s |" % (
+                (task, module.REAL_SIZE, scale, seconds, memory, seconds / base) + _cells(other) + (ratio,)))
             sys.stdout.flush()
+        shutil.rmtree(str(scratch), ignore_errors=True)
+    for note in notes:
+        print("\n" + note if note is notes[0] else note)
     return 0
 
 

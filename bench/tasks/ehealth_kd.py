@@ -39,6 +39,8 @@ def _noisy(sentence, rng):
         keyphrases[kid] = (label, list(spans))
     if rng.random() < 0.3:
         start = rng.randrange(len(sentence.text) - 1)
+        while sentence.text[start].isspace():
+            start -= 1  # a key phrase that is a space would break the official scorer (its text field is empty)
         keyphrases[max(sentence.keyphrases) + 1] = ("Concept", [(start, start + 1)])
     relations = []
     for label, source, target in sentence.relations:
@@ -90,3 +92,13 @@ def make_input(input_dir, scale, seed=0):
         generator.write_scenario(os.path.join(ref, folder), number,
                                  [(s, i in annotated) for i, s in enumerate(sentences)])
         _write_submission(os.path.join(res, folder), number, sentences, rng)
+
+
+# The organizers' CodaLab program reads the same layout: ref/<scenario>/input_scenarioN.txt (+ output_a/b) and
+# res/<scenario>/output_scenarioN.txt (+ output_a/b).
+OFFICIAL_REPO = "knowledge-learning/ehealthkd-2019"
+OFFICIAL_FILES = tuple("data/codalab/program/%s.py" % name for name in ("eval", "score", "utils"))
+
+
+def official_command(code_dir, input_dir, work_dir):
+    return [os.path.join(code_dir, "eval.py"), str(input_dir), work_dir]

@@ -50,3 +50,25 @@ def make_input(input_dir, scale, seed=0):
     rng.shuffle(predictions)
     _write(os.path.join(input_dir, "res", "submission.csv"),
            ["", "hazard-category", "product-category", "hazard", "product"], predictions)
+
+
+# The organizers publish compute_score in their baseline notebook; it is run as they use it, with pandas and
+# scikit-learn, on the gold and the submission read with pandas (the submission aligned on the gold's index).
+OFFICIAL_REPO = "food-hazard-detection-semeval-2025/food-hazard-detection-semeval-2025.github.io"
+OFFICIAL_FILES = ("code/The_Food_Hazard_Detection_Challenge_SemEval_2025_The_BERT_Baseline.ipynb",)
+_OFFICIAL_DRIVER = """
+import json, sys
+import pandas as pd
+cells = json.load(open(sys.argv[1], encoding="utf-8"))["cells"]
+exec(next("".join(c["source"]) for c in cells if "def compute_score" in "".join(c["source"])))
+gold = pd.read_csv(sys.argv[2], index_col=0)
+submission = pd.read_csv(sys.argv[3], index_col=0).loc[gold.index]
+for hazard, product in (("hazard-category", "product-category"), ("hazard", "product")):
+    print(compute_score(gold[hazard], gold[product], submission[hazard], submission[product]))
+"""
+
+
+def official_command(code_dir, input_dir, work_dir):
+    notebook = os.path.join(code_dir, os.path.basename(OFFICIAL_FILES[0]))
+    return ["-c", _OFFICIAL_DRIVER, notebook, os.path.join(str(input_dir), "ref", "incidents_test.csv"),
+            os.path.join(str(input_dir), "res", "submission.csv")]

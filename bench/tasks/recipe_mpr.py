@@ -38,3 +38,22 @@ def make_input(input_dir, scale, seed=0):
         os.makedirs(folder, exist_ok=True)
         with open(os.path.join(folder, name), "w", encoding="utf-8") as handle:
             json.dump(data, handle)
+
+
+# The authors' baselines/eval.py: evaluate(queries, predicted option texts); a submission's top-ranked option id
+# is turned into its text, as their baselines pass predictions.
+OFFICIAL_REPO = "D3Mlab/Recipe-MPR"
+OFFICIAL_FILES = ("baselines/eval.py",)
+_OFFICIAL_DRIVER = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from eval import evaluate
+queries = json.load(open(sys.argv[2], encoding="utf-8"))
+ranked = json.load(open(sys.argv[3], encoding="utf-8"))
+evaluate(queries, [query["options"][ranked[query["id"]][0]] for query in queries])
+"""
+
+
+def official_command(code_dir, input_dir, work_dir):
+    return ["-c", _OFFICIAL_DRIVER, code_dir, os.path.join(str(input_dir), "ref", "test.json"),
+            os.path.join(str(input_dir), "res", "predictions.json")]

@@ -67,3 +67,21 @@ def make_input(input_dir, scale, seed=0):
     rng.shuffle(predictions)
     with open(os.path.join(res, "spans-pred.txt"), "w", encoding="utf-8", newline="") as handle:
         handle.writelines(predictions)
+
+
+# The organizers' CodaLab scorer reads ref/spans-gold.txt (<id><TAB><list> per post) and res/spans-pred.txt.
+OFFICIAL_REPO = "ipavlopoulos/toxic_spans"
+OFFICIAL_FILES = ("SemEval2021/evaluation/semeval2021.py",)
+
+
+def official_command(code_dir, input_dir, work_dir):
+    """Its input, written from the same gold (not timed), and the command that scores it."""
+    ref, out = os.path.join(work_dir, "ref"), os.path.join(work_dir, "out")
+    os.makedirs(ref)
+    os.makedirs(out)
+    with open(os.path.join(str(input_dir), "ref", "tsd_test.csv"), encoding="utf-8", newline="") as handle, \
+            open(os.path.join(ref, "spans-gold.txt"), "w", encoding="utf-8", newline="") as gold:
+        for post_id, row in enumerate(csv.DictReader(handle)):
+            gold.write("%d\t%s\n" % (post_id, row["spans"]))
+    os.symlink(os.path.abspath(os.path.join(str(input_dir), "res")), os.path.join(work_dir, "res"))
+    return [os.path.join(code_dir, "semeval2021.py"), work_dir, out]

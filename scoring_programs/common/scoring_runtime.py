@@ -22,10 +22,12 @@ import os
 import re
 import sys
 
+import fast_csv
+
 __all__ = [
     "SubmissionError", "ReferenceDataError", "Result", "main",
     "find_submission_file", "find_reference_file", "find_file",
-    "read_text", "iter_lines", "read_csv", "format_score", "mean",
+    "read_text", "stream_lines", "iter_lines", "read_csv", "format_score", "mean",
     "quote", "shorten", "is_integer", "parse_integer", "canonical_integer", "load_json", "gold_is_public",
 ]
 
@@ -38,7 +40,6 @@ _STRAY_NAMES = {"metadata", ".DS_Store", "Thumbs.db", "desktop.ini"}
 _STRAY_PREFIXES = ("tmp", "._", "__MACOSX")
 
 _KEY_RE = re.compile(r"^[A-Za-z0-9_]{1,36}$")
-_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
 class SubmissionError(Exception):
@@ -196,28 +197,60 @@ def read_csv(path, label=None, error=SubmissionError, strip_spaces=False, stream
     an iterator, so a caller that keeps a few columns does not hold every cell (long texts) in memory.
     """
     label = label or os.path.basename(path)
-    records = _csv_records(read_text(path, label, error), label, error, strip_spaces)
+    records = _csv_records(path, label, error, strip_spaces)
     header = next(records, None)
     if header is None:
         raise error("%s is empty: expected a header line" % label)
     return header[1], (records if stream else list(records))
 
 
-def _csv_records(text, label, error, strip_spaces):
+def stream_lines(path, label=None, error=SubmissionError):
+    """The file's lines with their ends, read as a stream (UTF-8, an optional byte-order mark removed).
+
+    Lines end only at \r\n, \r and \n (newline=""), never at \u2028 and friends, which may sit unquoted in a CSV
+    cell. Only a chunk of the file is in memory at a time, so a large file costs the little the caller keeps.
+    """
+    label = label or os.path.basename(path)
+    try:
+        with io.open(path, encoding="utf-8-sig", newline="") as handle:
+            for line in handle:
+                yield line
+    except UnicodeDecodeError:
+        read_text(path, label, error)  # raises the message that names the line and the byte
+        raise error("%s is not UTF-8 text" % label)
+
+
+def _is_blank(record):
+    return not record or (len(record) == 1 and not record[0].strip())
+
+
+def _csv_records(path, label, error, strip_spaces):
+    """Non-blank records as (line, cells): plain CSV through fast_csv, the rest (and every error) by the csv module."""
+    done = 0
+    if not strip_spaces:
+        try:
+            for line, record in fast_csv.records(path):
+                done += 1
+                if not _is_blank(record):
+                    yield line, record
+            return
+        except fast_csv.NotPlain:
+            pass
+    for item in _csv_module_records(stream_lines(path, label, error), label, error, strip_spaces, done):
+        yield item
+
+
+def _csv_module_records(lines, label, error, strip_spaces, skip):
     # Gold texts can be long; the csv module's default cell limit (128 KiB) is arbitrary.
     csv.field_size_limit(min(sys.maxsize, 2 ** 31 - 1))
-    # Lines with their ends, split only on \r\n, \r and \n (str.splitlines also splits on \u2028 and friends,
-    # which may sit unquoted in a cell). Cheaper than io.StringIO, which keeps 4 bytes per character of
-    # non-ASCII text.
-    lines = (m.group(0) for m in _LINE_RE.finditer(text))
     reader = csv.reader(lines, skipinitialspace=strip_spaces)
     start = 1
     try:
-        for record in reader:
+        for number, record in enumerate(reader):
             line = start
             start = reader.line_num + 1
-            if not record or (len(record) == 1 and not record[0].strip()):
-                continue
+            if number < skip or _is_blank(record):
+                continue  # records fast_csv has returned already, or blank
             if strip_spaces:
                 record = [cell.strip() for cell in record]
             yield line, record

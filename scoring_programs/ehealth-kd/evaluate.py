@@ -23,20 +23,20 @@ KEYS = {1: ("main_score", "m_prec", "m_rec"), 2: ("a_f1", "a_prec", "a_rec"), 3:
 _KIND_NAMES = {"sentences": "output_scenario%d.txt", "a": "output_a_scenario%d.txt", "b": "output_b_scenario%d.txt"}
 
 
-def _lines(path, name, error):
-    """The file's lines as a stream (a submission can be large); a decoding error names its line and byte."""
-    try:
-        with io.open(path, encoding="utf-8-sig", newline=None) as handle:
-            for line in handle:
-                yield line
-    except UnicodeDecodeError:
-        read_text(path, name, error)  # raises the precise message
-        raise error("%s is not UTF-8 text" % name)
-
-
 def _load(files, error, wanted=None):
-    streams = [_lines(files.paths[k], files.names[k], error) for k in ("sentences", "a", "b")]
-    return load_scenario(streams[0], streams[1], streams[2], files.names["a"], files.names["b"], wanted)
+    # The files are read as streams (a submission can be large), straight from the file objects.
+    kinds = ("sentences", "a", "b")
+    handles = [io.open(files.paths[k], encoding="utf-8-sig", newline=None) for k in kinds]
+    try:
+        return load_scenario(handles[0], handles[1], handles[2], files.names["a"], files.names["b"], wanted)
+    except UnicodeDecodeError:
+        # The files are read in this order, so the first that is not UTF-8 is the one: name its line and byte.
+        for kind in kinds:
+            read_text(files.paths[kind], files.names[kind], error)
+        raise error("scenario %d: a file is not UTF-8 text" % files.number)
+    finally:
+        for handle in handles:
+            handle.close()
 
 
 def _load_gold(files):

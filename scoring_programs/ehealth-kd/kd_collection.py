@@ -18,7 +18,7 @@ from scoring_runtime import parse_integer, quote
 class FormatProblem(Exception):
     def __init__(self, where, summary, detail):
         Exception.__init__(self, "%s: %s" % (where, detail))
-        self.where = where
+        self.where = str(where)
         self.summary = summary  # says what is wrong without quoting the line
         self.detail = detail
 
@@ -99,6 +99,29 @@ def word_spans(text, start, end):
     return tuple(spans)
 
 
+class _Line(object):
+    """Where a line is, for messages: one object per file, renumbered as the lines go, formatted only on a problem
+    (formatting it for each of millions of lines was a large part of the reading time)."""
+    __slots__ = ("name", "number")
+
+    def __init__(self, name):
+        self.name = name
+        self.number = 0
+
+    def __str__(self):
+        return "%s, line %d" % (self.name, self.number)
+
+
+def _ascii_digits(field):
+    """True for a field of ASCII digits only: int() alone would also take '１', '1_000' and ' 7'."""
+    return field.isdigit() and max(field) <= "9"
+
+
+def _key_id(field, where):
+    """The fast path for a well-formed id, else the runtime's rules (and their message)."""
+    return int(field) if _ascii_digits(field) and len(field) <= 18 else _whole_number(field, where)
+
+
 def _whole_number(field, where):
     try:
         return parse_integer(field, "the key-phrase ID")
@@ -107,6 +130,18 @@ def _whole_number(field, where):
 
 
 def _parse_spans(field, where):
+    if ";" not in field:  # one span, the common case: the checks of _checked_spans, in short
+        bounds = field.split()
+        if len(bounds) == 2 and _ascii_digits(bounds[0]) and _ascii_digits(bounds[1]) \
+                and len(bounds[0]) <= 18 and len(bounds[1]) <= 18:
+            start, end = int(bounds[0]), int(bounds[1])
+            if start <= end:
+                return [(start, end)]
+    return _checked_spans(field, where)
+
+
+def _checked_spans(field, where):
+    """The spans, or the FormatProblem that says what is wrong with them."""
     spans = []
     for piece in field.split(";"):
         bounds = piece.split()
@@ -139,14 +174,15 @@ def _load_keyphrases(lines, name, scenario, wanted):
         starts.append(total)
         total += len(text) + 1
     by_id = {}  # id -> its Keyphrase when its sentence is kept, else its sentence index
+    where = _Line(name)
     for number, raw in enumerate(lines, 1):
         if not raw or raw.isspace():
             continue
-        where = "%s, line %d" % (name, number)
+        where.number = number
         fields = raw.rstrip("\r\n").split("\t")
         if len(fields) not in (3, 4):
             raise _wrong_fields(where, len(fields), "ID<TAB>START END[;START END...]<TAB>LABEL[<TAB>TEXT]")
-        kid = _whole_number(fields[0], where)
+        kid = _key_id(fields[0], where)
         label = fields[2].strip()
         if not label:
             raise FormatProblem(where, "an empty label", "the label is empty")
@@ -180,16 +216,13 @@ def _load_keyphrases(lines, name, scenario, wanted):
     return by_id
 
 
-def _sentence_of(entry):
-    return entry if isinstance(entry, int) else entry.sentence
-
-
 def _load_relations(lines, name, scenario, by_id):
     seen = set()
+    where = _Line(name)
     for number, raw in enumerate(lines, 1):
         if not raw or raw.isspace():
             continue
-        where = "%s, line %d" % (name, number)
+        where.number = number
         fields = raw.rstrip("\r\n").split("\t")
         if len(fields) != 3:
             raise _wrong_fields(where, len(fields), "LABEL<TAB>SOURCE_ID<TAB>TARGET_ID")
@@ -198,14 +231,14 @@ def _load_relations(lines, name, scenario, by_id):
             raise FormatProblem(where, "an empty relation label", "the relation label is empty")
         ends = []
         for field in fields[1:]:
-            kid = _whole_number(field, where)
+            kid = _key_id(field, where)
             if kid not in by_id:
                 raise FormatProblem(where, "an unknown key-phrase ID",
                                     "the key-phrase ID %d is not defined in the output_a file" % kid)
             ends.append(by_id[kid])
         source, target = ends
-        index = _sentence_of(source)
-        if index != _sentence_of(target):
+        index = source if type(source) is int else source.sentence
+        if index != (target if type(target) is int else target.sentence):
             scenario.cross_sentence_relations += 1  # the official scorer ignores relations between sentences
             continue
         if isinstance(source, int):

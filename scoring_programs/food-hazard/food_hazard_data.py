@@ -11,6 +11,8 @@ LABEL_COLUMNS = tuple(column for _, hazard, product in SUBTASKS for column in (h
 # DataFrame.to_csv writes the index under an empty name; some people name it.
 INDEX_NAMES = ("", "id")
 
+_LABELS = {}
+
 
 def _normalize_id(value):
     """Ids compare as integers when they are integers (" 7", "07" and "7" are the same row), else as text."""
@@ -44,18 +46,19 @@ def _cells(header, rows, label, error, wanted, index):
         if len(record) != len(header):
             raise error("%s, line %d: %d cells where the header has %d columns (%s)"
                         % (label, line, len(record), len(header), ", ".join(repr(h) for h in header)))
-        where = "%s, line %d" % (label, line)
+        row_id = None
         if index:
             row_id = _normalize_id(record[0])
             if not row_id:
-                raise error("%s: the index column (the first one) is empty" % where)
+                raise error("%s, line %d: the index column (the first one) is empty" % (label, line))
             ids.append(row_id)
-            where += " (id %s)" % shorten(row_id)
         for name in wanted:
             value = record[positions[name]]
             if not value.strip():
+                where = "%s, line %d" % (label, line) + (" (id %s)" % shorten(row_id) if index else "")
                 raise error("%s: the '%s' cell is empty" % (where, name))
-            columns[name].append(value)
+            # One string object per distinct label, shared by every row that has it (and by gold and submission).
+            columns[name].append(_LABELS.setdefault(value, value))
         lines.append(line)
     return ids, columns, lines
 

@@ -3,6 +3,7 @@
 Also used by the bundle's derive.py, so that public data and scoring agree on query ids.
 """
 import os
+from itertools import repeat
 
 from scoring_runtime import ReferenceDataError, find_reference_file, load_json, read_text
 
@@ -41,7 +42,31 @@ def _flags(value, where):
     return tuple(types)
 
 
+_TYPES_OF = {}  # query_type object as items -> the flagged types (queries share a few combinations)
+
+
+def _fast_query(item, position):
+    """The GoldQuery of a well-formed item, or None to let _query find what is wrong (same checks, less work)."""
+    if type(item) is not dict:
+        return None
+    qid, text, options, answer = item.get("id", None), item.get("query"), item.get("options"), item.get("answer")
+    if qid is None:
+        qid = default_id(position)
+    flags = item.get("query_type")
+    try:
+        types = _TYPES_OF[tuple(flags.items())] if flags is not None else ()
+    except (KeyError, AttributeError, TypeError):
+        return None
+    if type(qid) is not str or not qid or type(text) is not str or not text.strip() or type(options) is not dict \
+            or not options or answer not in options or not all(map(isinstance, options.values(), repeat(str))):
+        return None
+    return GoldQuery(qid, text, options, answer, types)
+
+
 def _query(item, position, label):
+    found = _fast_query(item, position)
+    if found is not None:
+        return found
     where = "%s, query %d" % (label, position + 1)
     if not isinstance(item, dict):
         raise ReferenceDataError("%s: expected an object" % where)
@@ -57,7 +82,14 @@ def _query(item, position, label):
         raise ReferenceDataError("%s: every option description must be a string" % where)
     if answer not in options:
         raise ReferenceDataError("%s: the answer is not one of the query's options" % where)
-    return GoldQuery(qid, text, options, answer, _flags(item.get("query_type"), where))
+    flags = item.get("query_type")
+    types = _flags(flags, where)
+    if isinstance(flags, dict):
+        try:
+            _TYPES_OF[tuple(flags.items())] = types
+        except TypeError:  # unhashable flags: checked every time
+            pass
+    return GoldQuery(qid, text, options, answer, types)
 
 
 def parse_reference(text, label):

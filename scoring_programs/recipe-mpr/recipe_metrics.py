@@ -1,6 +1,9 @@
 """accuracy (hit@1), mean reciprocal rank and per-type accuracy, plus the aggregates of the detailed results."""
+import math
+from collections import Counter
+from itertools import chain, repeat
+
 from recipe_gold import QUERY_TYPES
-from scoring_runtime import mean
 
 
 def answer_rank(ranking, answer):
@@ -16,28 +19,48 @@ def type_key(query_type):
     return "acc_" + query_type.lower()
 
 
+def _sum_of_reciprocals(rank_counts):
+    # The exact sum of every query's 1/rank (fsum), without a list of one float per query.
+    return math.fsum(chain.from_iterable(repeat(1.0 / rank, count) for rank, count in rank_counts.items() if rank))
+
+
 class Group(object):
-    """Scores over a subset of the queries (all of them, one type, one number of flags)."""
+    """Scores over a subset of the queries (all of them, one type, one number of flags).
+
+    ranks: the 1-based rank of the answer in each query's ranking (None when absent), or {rank: queries}.
+    """
 
     def __init__(self, label, ranks):
+        counts = ranks if isinstance(ranks, dict) else Counter(ranks)
         self.label = label
-        self.count = len(ranks)
-        self.correct = sum(1 for rank in ranks if rank == 1)
-        self.accuracy = mean(1.0 if rank == 1 else 0.0 for rank in ranks)
-        self.mrr = mean(reciprocal_rank(rank) for rank in ranks)
+        self.count = sum(counts.values())
+        self.correct = counts.get(1, 0)
+        # correct / count is the exact mean of the 0/1 hits; the MRR is an exact sum too, so no order matters.
+        self.accuracy = float(self.correct) / self.count if self.count else 0.0
+        self.mrr = _sum_of_reciprocals(counts) / self.count if self.count else 0.0
 
 
 class Evaluation(object):
     def __init__(self, gold, rankings):
-        ranks = [answer_rank(rankings[q.id], q.answer) for q in gold]
-        self.overall = Group("all queries", ranks)
-        self.by_type = [Group(t, [r for q, r in zip(gold, ranks) if t in q.types]) for t in QUERY_TYPES]
-        flag_counts = sorted(set(len(q.types) for q in gold))
-        self.by_flag_count = [Group(n, [r for q, r in zip(gold, ranks) if len(q.types) == n]) for n in flag_counts]
+        # One pass, counting queries by (rank of the answer, flagged types, number of options); the groups are
+        # sums over these few combinations. A rank of None: the answer is not in the ranking.
+        combinations = Counter()
+        for query in gold:
+            ranking = rankings[query.id]
+            rank = ranking.index(query.answer) + 1 if query.answer in ranking else None
+            combinations[(rank, query.types, len(query.options))] += 1
+        overall, by_type, by_flags = Counter(), dict((t, Counter()) for t in QUERY_TYPES), {}
+        for (rank, types, _), count in combinations.items():
+            overall[rank] += count
+            for query_type in types:
+                by_type[query_type][rank] += count
+            by_flags.setdefault(len(types), Counter())[rank] += count
+        self.max_options = max(options for _, _, options in combinations)
+        self.overall = Group("all queries", overall)
+        self.by_type = [Group(t, by_type[t]) for t in QUERY_TYPES]
+        self.by_flag_count = [Group(n, by_flags[n]) for n in sorted(by_flags)]
         # How often the answer came at each rank; the last slot counts answers missing from the ranking.
-        self.max_options = max(len(q.options) for q in gold)
-        self.rank_counts = [sum(1 for r in ranks if r == k) for k in range(1, self.max_options + 1)]
-        self.rank_counts.append(sum(1 for r in ranks if r is None))
+        self.rank_counts = [overall.get(k, 0) for k in range(1, self.max_options + 1)] + [overall.get(None, 0)]
 
     def scores(self):
         pairs = [("accuracy", self.overall.accuracy), ("mrr", self.overall.mrr)]

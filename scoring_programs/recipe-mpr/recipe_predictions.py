@@ -23,19 +23,20 @@ class Predictions(object):
         self.notes = list(notes)
 
 
-class _Object(OrderedDict):
+class _Object(dict):
     """A JSON object that remembers keys given more than once (json keeps only the last silently)."""
     duplicates = ()
 
 
 def _object_hook(pairs):
-    obj = _Object()
-    repeated = []
-    for key, value in pairs:
-        if key in obj and key not in repeated:
-            repeated.append(key)
-        obj[key] = value
-    obj.duplicates = repeated
+    obj = _Object(pairs)
+    if len(obj) < len(pairs):  # some key came twice: find which, in file order
+        seen, repeated = set(), []
+        for key, _ in pairs:
+            if key in seen and key not in repeated:
+                repeated.append(key)
+            seen.add(key)
+        obj.duplicates = repeated
     return obj
 
 
@@ -69,6 +70,15 @@ def _parse(text):
 
 
 def _ranking_from_ids(qid, value, query):
+    ranked = [value] if type(value) is str else value
+    if type(ranked) is list and ranked:
+        try:
+            distinct = set(ranked)
+        except TypeError:  # an unhashable item: the checks below say which
+            distinct = ()
+        # Every item one of the query's option ids (so a string), none twice: nothing to report.
+        if len(distinct) == len(ranked) and distinct <= query.options.keys():
+            return ranked
     where = "%s, query %s" % (FILE_NAME, quote(qid))
     ranked = [value] if isinstance(value, str) else value
     if not isinstance(ranked, list):
@@ -90,7 +100,7 @@ def _ranking_from_ids(qid, value, query):
 
 
 def _from_ids(data, gold):
-    by_id = OrderedDict((q.id, q) for q in gold)
+    by_id = dict((q.id, q) for q in gold)
     if data.duplicates:
         raise SubmissionError("%s: query %s is given more than once; give one prediction per query"
                               % (FILE_NAME, quote(data.duplicates[0])))
@@ -100,7 +110,7 @@ def _from_ids(data, gold):
             raise SubmissionError("%s: %s is not a query id of this phase (the ids are in the public data)"
                                   % (FILE_NAME, quote(qid)))
         rankings[qid] = _ranking_from_ids(qid, value, by_id[qid])
-    missing = [qid for qid in by_id if qid not in rankings]
+    missing = [qid for qid in by_id if qid not in rankings] if len(rankings) < len(by_id) else None
     if missing:
         raise SubmissionError("%s has no prediction for query %s%s; every query of the phase needs one"
                               % (FILE_NAME, quote(missing[0]), _others(len(missing) - 1)))
