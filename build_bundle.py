@@ -17,7 +17,7 @@ import json
 import sys
 import zipfile
 
-from codalab_bundles import build, replay, taskdef, validate
+from codalab_bundles import build, migrate, replay, taskdef, validate
 
 
 def _parse_references(values, tasks):
@@ -171,8 +171,34 @@ def validate_main(argv):
     return status
 
 
+def migrate_main(argv):
+    parser = argparse.ArgumentParser(prog="build_bundle.py migrate",
+                                     description="Turn a CodaLab v1.5 bundle or dump into a Codabench bundle, and "
+                                     "report every change, loss and manual step left.")
+    parser.add_argument("bundle", help="the old CodaLab competition bundle or dump (zip)")
+    parser.add_argument("-o", "--output", help="the Codabench bundle to write (default: OLD-codabench.zip beside "
+                        "OLD.zip)")
+    parser.add_argument("--wrap-scores", action="store_true",
+                        help="run the unchanged scoring program through a wrapper that writes scores.json from its "
+                        "scores.txt with CodaLab's rules and removes an output/metadata it writes")
+    parser.add_argument("--submission", help="replay this submission zip instead of the starting kits' samples")
+    parser.add_argument("--no-check", action="store_true", help="do not validate or replay the new bundle")
+    parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    args = parser.parse_args(argv)
+    try:
+        report = migrate.migrate(args.bundle, args.output, wrap_scores=args.wrap_scores,
+                                 submission=args.submission, check=not args.no_check)
+    except (migrate.MigrationError, OSError) as exc:
+        print("migrate: %s" % exc, file=sys.stderr)
+        return 2
+    print(json.dumps(report.as_dict(), sort_keys=True) if args.json else migrate.format_report(report))
+    return 1 if report.of(migrate.MANUAL) else 0
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "migrate":
+        return migrate_main(argv[1:])
     if argv and argv[0] == "replay":
         return replay_main(argv[1:])
     if argv and argv[0] == "validate":
