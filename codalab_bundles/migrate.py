@@ -394,9 +394,10 @@ def _phases(old, ordered, spans, task_of, report):
         report.add(LOSS, "phases", "color in phase(s) %s: Codabench has no phase colours" % ", ".join(missing["color"]))
     for field, codalab, codabench in V15_DEFAULTS:
         if field in missing:
-            report.add(CHANGE, "phases", "%s absent in phase(s) %s: CodaLab's default %d is written (Codabench's "
-                       "would be %d; a CodaLab dump leaves %s out even when it was set: check the old site)"
-                       % (field, ", ".join(missing[field]), codalab, codabench, field))
+            report.add(CHANGE, "phases", "%s absent in phase(s) %s: CodaLab's default %d is written (%sa CodaLab "
+                       "dump leaves it out even when it was set: check the old site)" % (
+                           field, ", ".join(missing[field]), codalab,
+                           "Codabench's would be %d; " % codabench if codabench != codalab else ""))
     return phases
 
 
@@ -619,6 +620,7 @@ def _check_replays(target, report, submission, wrapped):
         report.add(MANUAL, "replay", "the migrated bundle cannot be replayed: %s" % exc)
         return
     seen = set()
+    computed = bundle.columns()[1]  # filled by the site from the others
     for phase in bundle.phases:
         key = (phase.scoring_program, phase.reference_data)
         if key in seen:
@@ -633,13 +635,13 @@ def _check_replays(target, report, submission, wrapped):
             report.checks.append({"where": where, "status": "not run", "scores": {}, "message": str(exc)})
             report.add(MANUAL, where, "the scoring program could not be replayed: %s" % exc)
             continue
-        _judge_replay(where, result, report, wrapped)
+        _judge_replay(where, result, report, wrapped, computed)
     if not seen:
         report.add(MANUAL, "replay", "no starting kit holds a sample_submission.zip: nothing checks the scoring "
                    "program; name a past submission with --submission")
 
 
-def _judge_replay(where, result, report, wrapped):
+def _judge_replay(where, result, report, wrapped, computed):
     stderr = [line for line in result["stderr"].splitlines() if line.strip()]
     check = {"where": where, "status": result["status"], "scores": result["scores"],
              "submission": result["submission"], "message": result["reason"] or ""}
@@ -656,9 +658,9 @@ def _judge_replay(where, result, report, wrapped):
     if result["status"] != "Finished" and not wrote_metadata:
         report.add(MANUAL, where, "the sample submission fails under the Codabench worker: %s%s" % (
             result["reason"], "; stderr ends: %s" % stderr[-1] if stderr else ""))
-    elif result["status"] == "Finished" and result["scores"] and result["columns_without_score"]:
-        report.add(MANUAL, where, "leaderboard columns get no score from the program: %s"
-                   % ", ".join(result["columns_without_score"]))
+    empty = [key for key in result["columns_without_score"] if key not in computed]
+    if result["status"] == "Finished" and result["scores"] and empty:
+        report.add(MANUAL, where, "leaderboard columns get no score from the program: %s" % ", ".join(empty))
     for warning in result["score_warnings"] + result["warnings"]:
         if warning not in text_scores:
             report.add(MANUAL, where, warning)
