@@ -14,10 +14,11 @@
 """
 import argparse
 import json
+import os
 import sys
 import zipfile
 
-from codalab_bundles import build, migrate, replay, taskdef, validate
+from codalab_bundles import build, migrate, replay, rescore, taskdef, validate
 
 
 def _parse_references(values, tasks):
@@ -195,8 +196,40 @@ def migrate_main(argv):
     return 1 if report.of(migrate.MANUAL) else 0
 
 
+def rescore_main(argv):
+    parser = argparse.ArgumentParser(prog="build_bundle.py rescore",
+                                     description="Score past submissions through a bundle's program as the Codabench "
+                                     "worker would, and write the leaderboard (CSV and HTML).")
+    parser.add_argument("bundle", help="the competition bundle (e.g. the migrated one)")
+    parser.add_argument("submissions", nargs="+", metavar="SUBMISSION",
+                        help="submission zips, folders of zips, or a folder that is one unzipped submission")
+    parser.add_argument("--phase", type=int, help="phase number whose program and gold score them (default: the "
+                        "first phase)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions scored at once "
+                        "(default: the number of CPUs)")
+    parser.add_argument("-o", "--output", default="leaderboard.csv",
+                        help="the CSV to write (default: leaderboard.csv); the HTML goes beside it")
+    args = parser.parse_args(argv)
+    try:
+        bundle_title = replay.Bundle(args.bundle).spec.get("title") or args.bundle
+        columns, ranking, rows = rescore.rescore(args.bundle, args.submissions, args.phase, args.jobs,
+                                                 progress_stream=sys.stderr)
+        page = rescore.write(args.output, "%s: rescored submissions" % bundle_title, columns, ranking, rows)
+    except (rescore.RescoreError, replay.ReplayError, OSError) as exc:
+        print("rescore: %s" % exc, file=sys.stderr)
+        return 2
+    failed = [row for row in rows if row["status"] != "Finished"]
+    print("%d submission(s) scored, %d failed; ranked by %s (%s): %s and %s" % (
+        len(rows) - len(failed), len(failed), ranking.key, ranking.sorting, args.output, page))
+    for row in failed:
+        print("  %s: %s: %s" % (row["submission"], row["status"], row["error"]))
+    return 1 if failed else 0
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "rescore":
+        return rescore_main(argv[1:])
     if argv and argv[0] == "migrate":
         return migrate_main(argv[1:])
     if argv and argv[0] == "replay":
