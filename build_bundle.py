@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Build CodaLab competition bundles, and replay a bundle's scoring step as the platform's worker would.
+"""Build CodaLab competition bundles, replay a bundle's scoring step as the platform's worker would, and move an
+old CodaLab competition to Codabench.
 
   python build_bundle.py [--task TASK]... [--reference [TASK:]SPLIT=DIR]... [--dist DIR] [--no-check]
       Build dist/<task>.zip (Codabench) and dist/<task>-v1.5.zip (CodaLab v1.5) for every task in bundles/ (or
@@ -11,6 +12,16 @@
       starting-kit sample submission) and report status, scores, unmatched keys and the participant's stderr.
   python build_bundle.py validate BUNDLE.zip... [--platform codabench|codalab|both]
       Check any bundle against what Codabench (default) and CodaLab v1.5 accept; exit 1 when something must change.
+  python build_bundle.py migrate OLD.zip [-o NEW.zip] [--wrap-scores] [--submission SUB.zip] [--json]
+      Turn a CodaLab v1.5 bundle or dump into a Codabench bundle that keeps its meaning (dates, ends, limits,
+      registration, ranking), and report every change, loss and manual step left; check the scoring program
+      (Python 3 syntax, a replay under the Codabench worker). --wrap-scores runs the unchanged program through a
+      wrapper that writes scores.json with CodaLab's rules and removes an output/metadata it writes.
+      Exit 0: nothing left to do by hand; 1: manual steps are listed; 2: the input cannot be migrated.
+  python build_bundle.py rescore BUNDLE.zip SUBMISSION... [--phase N] [--jobs J] [-o leaderboard.csv]
+      Score past submissions (zips, folders of zips, or unzipped folders) through the bundle's program as the
+      Codabench worker would, J at a time, and write the leaderboard as CSV and HTML (beside it), ranked by the
+      leaderboard's ranking column, with each submission's status and error.
 """
 import argparse
 import json
