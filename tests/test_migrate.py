@@ -258,3 +258,10 @@ def test_cli_report_and_errors(old_bundle, tmp_path):
     proc = subprocess.run([sys.executable, script, "migrate", str(broken)], capture_output=True, text=True)
     assert proc.returncode == 2 and "phases.3.start_date: 'soon' is not a date" in proc.stderr
     assert not os.path.exists(migrate.default_output(broken))
+
+
+def test_wrapper_targets_python36():
+    """It runs in codalab/codalab-legacy:py37 and older images."""
+    from test_python36_compat import vermin
+    run = vermin(ROOT / "codalab_bundles" / "legacy_scores_wrapper.py")
+    assert run.returncode == 0, run.stdout + run.stderr
