@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Build CodaLab competition bundles, and replay a bundle's scoring step as the platform's worker would.
+"""Build CodaLab competition bundles, replay a bundle's scoring step as the platform's worker would, and move an
+old CodaLab competition to Codabench.
 
   python build_bundle.py [--task TASK]... [--reference [TASK:]SPLIT=DIR]... [--dist DIR] [--no-check]
       Build dist/<task>.zip (Codabench) and dist/<task>-v1.5.zip (CodaLab v1.5) for every task in bundles/ (or
@@ -11,13 +12,24 @@
       starting-kit sample submission) and report status, scores, unmatched keys and the participant's stderr.
   python build_bundle.py validate BUNDLE.zip... [--platform codabench|codalab|both]
       Check any bundle against what Codabench (default) and CodaLab v1.5 accept; exit 1 when something must change.
+  python build_bundle.py migrate OLD.zip [-o NEW.zip] [--wrap-scores] [--submission SUB.zip] [--json]
+      Turn a CodaLab v1.5 bundle or dump into a Codabench bundle that keeps its meaning (dates, ends, limits,
+      registration, ranking), and report every change, loss and manual step left; check the scoring program
+      (Python 3 syntax, a replay under the Codabench worker). --wrap-scores runs the unchanged program through a
+      wrapper that writes scores.json with CodaLab's rules and removes an output/metadata it writes.
+      Exit 0: nothing left to do by hand; 1: manual steps are listed; 2: the input cannot be migrated.
+  python build_bundle.py rescore BUNDLE.zip SUBMISSION... [--phase N] [--jobs J] [-o leaderboard.csv]
+      Score past submissions (zips, folders of zips, or unzipped folders) through the bundle's program as the
+      Codabench worker would, J at a time, and write the leaderboard as CSV and HTML (beside it), ranked by the
+      leaderboard's ranking column, with each submission's status and error.
 """
 import argparse
 import json
+import os
 import sys
 import zipfile
 
-from codalab_bundles import build, replay, safe_zip, taskdef, validate
+from codalab_bundles import build, migrate, replay, rescore, safe_zip, taskdef, validate
 
 
 def _parse_references(values, tasks):
@@ -194,8 +206,66 @@ def validate_main(argv):
     return status
 
 
+def migrate_main(argv):
+    parser = argparse.ArgumentParser(prog="build_bundle.py migrate",
+                                     description="Turn a CodaLab v1.5 bundle or dump into a Codabench bundle, and "
+                                     "report every change, loss and manual step left.")
+    parser.add_argument("bundle", help="the old CodaLab competition bundle or dump (zip)")
+    parser.add_argument("-o", "--output", help="the Codabench bundle to write (default: OLD-codabench.zip beside "
+                        "OLD.zip)")
+    parser.add_argument("--wrap-scores", action="store_true",
+                        help="run the unchanged scoring program through a wrapper that writes scores.json from its "
+                        "scores.txt with CodaLab's rules and removes an output/metadata it writes")
+    parser.add_argument("--submission", help="replay this submission zip instead of the starting kits' samples")
+    parser.add_argument("--no-check", action="store_true", help="do not validate or replay the new bundle")
+    parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    args = parser.parse_args(argv)
+    try:
+        report = migrate.migrate(args.bundle, args.output, wrap_scores=args.wrap_scores,
+                                 submission=args.submission, check=not args.no_check)
+    except (migrate.MigrationError, OSError) as exc:
+        print("migrate: %s" % exc, file=sys.stderr)
+        return 2
+    print(json.dumps(report.as_dict(), sort_keys=True) if args.json else migrate.format_report(report))
+    return 1 if report.of(migrate.MANUAL) else 0
+
+
+def rescore_main(argv):
+    parser = argparse.ArgumentParser(prog="build_bundle.py rescore",
+                                     description="Score past submissions through a bundle's program as the Codabench "
+                                     "worker would, and write the leaderboard (CSV and HTML).")
+    parser.add_argument("bundle", help="the competition bundle (e.g. the migrated one)")
+    parser.add_argument("submissions", nargs="+", metavar="SUBMISSION",
+                        help="submission zips, folders of zips, or a folder that is one unzipped submission")
+    parser.add_argument("--phase", type=int, help="phase number whose program and gold score them (default: the "
+                        "first phase)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions scored at once "
+                        "(default: the number of CPUs)")
+    parser.add_argument("-o", "--output", default="leaderboard.csv",
+                        help="the CSV to write (default: leaderboard.csv); the HTML goes beside it")
+    args = parser.parse_args(argv)
+    try:
+        bundle_title = replay.Bundle(args.bundle).spec.get("title") or args.bundle
+        columns, ranking, rows = rescore.rescore(args.bundle, args.submissions, args.phase, args.jobs,
+                                                 progress_stream=sys.stderr)
+        page = rescore.write(args.output, "%s: rescored submissions" % bundle_title, columns, ranking, rows)
+    except (rescore.RescoreError, replay.ReplayError, OSError) as exc:
+        print("rescore: %s" % exc, file=sys.stderr)
+        return 2
+    failed = [row for row in rows if row["status"] != "Finished"]
+    print("%d submission(s) scored, %d failed; ranked by %s (%s): %s and %s" % (
+        len(rows) - len(failed), len(failed), ranking.key, ranking.sorting, args.output, page))
+    for row in failed:
+        print("  %s: %s: %s" % (row["submission"], row["status"], row["error"]))
+    return 1 if failed else 0
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "rescore":
+        return rescore_main(argv[1:])
+    if argv and argv[0] == "migrate":
+        return migrate_main(argv[1:])
     if argv and argv[0] == "replay":
         return replay_main(argv[1:])
     if argv and argv[0] == "validate":

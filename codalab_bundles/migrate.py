@@ -1,0 +1,548 @@
+"""Moving a CodaLab v1.5 competition (its bundle, or a dump of it) to Codabench.
+
+``migrate`` writes a version 2 bundle that keeps what the old one meant on CodaLab, where Codabench's own import
+of the unchanged bundle would change it (codalab-platforms.md 4.3): every phase but the last ends one second before
+the next starts (not a day before), dates are quoted UTC strings (Codabench keeps only the day of an unquoted
+timestamp and drops offsets), CodaLab's defaults are written out (open registration, 999 submissions a day, 300 s),
+the ranking column stays the ranking column. What has no Codabench equivalent gets the closest choice, and is
+reported. The report lists every change, every loss and every manual step left, then the checks of the scoring
+programs (Python 3 syntax; a replay under the Codabench worker of each task's sample submission).
+"""
+import datetime
+import hashlib
+import io
+import os
+import zipfile
+
+import yaml
+from dateutil import parser as date_parser
+
+from . import codabench_model, migrate_leaderboard, pack, program_check, replay, safe_zip, v2_writer, validate
+from .migration_report import CHANGE, LOSS, MANUAL, Report, format_report  # noqa: F401 (the CLI's names)
+
+# CodaLab v1.5's defaults for phase settings a bundle leaves out, and Codabench's (spec 1.4, 4.3).
+V15_DEFAULTS = (("max_submissions", 100, 100), ("max_submissions_per_day", 999, 5),
+                ("execution_time_limit", 300, 600))
+DEFAULT_IMAGE = replay.DEFAULT_IMAGE
+DATA_FIELDS = ("scoring_program", "reference_data", "ingestion_program", "input_data")
+ONE_SECOND = datetime.timedelta(seconds=1)
+
+# Top-level v1.5 keys and what becomes of them. Keys handled in code are listed with None.
+TOP_LEVEL = {
+    "title": None, "description": None, "image": None, "has_registration": None, "competition_docker_image": None,
+    "enable_detailed_results": None, "enable_forum": None, "end_date": None, "html": None, "phases": None,
+    "leaderboard": None, "force_submission_to_leaderboard": None, "disallow_leaderboard_modifying": None,
+    "reward": None,
+    "start_date": (CHANGE, "not written: CodaLab replaced it with the first phase's start, as Codabench does"),
+    "admin_names": (MANUAL, "add these organizers as collaborators in Codabench's competition editor"),
+    "allow_teams": (LOSS, "no team settings in a Codabench bundle: set up teams in the editor if you need them"),
+    "enable_teams": (LOSS, "no team settings in a Codabench bundle: set up teams in the editor if you need them"),
+    "require_team_approval": (LOSS, "no team settings in a Codabench bundle"),
+    "anonymous_leaderboard": (LOSS, "Codabench has no anonymous leaderboard setting"),
+    "allow_public_submissions": (CHANGE, "not written: Codabench lets participants make submissions public by "
+                                         "default (can_participants_make_submissions_public)"),
+    "published": (MANUAL, "a Codabench competition starts unpublished: publish it in the editor when ready"),
+    "url_redirect": (LOSS, "no equivalent on Codabench"),
+    "hide_top_three": (LOSS, "no equivalent on Codabench"),
+    "hide_chart": (LOSS, "no equivalent on Codabench"),
+}
+PHASE_KEYS = set(["phasenumber", "label", "description", "start_date", "max_submissions", "max_submissions_per_day",
+                  "execution_time_limit", "auto_migration", "public_data", "starting_kit", "is_scoring_only",
+                  "leaderboard_management_mode", "force_best_submission_to_leaderboard", "phase_never_ends",
+                  "ingestion_program_only_during_scoring", "color"]) | set(DATA_FIELDS)
+
+
+class MigrationError(Exception):
+    """The input cannot be migrated at all (not a zip, no competition.yaml, no phases...)."""
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Reading the old bundle
+
+
+class OldBundle(object):
+    """The v1.5 competition.yaml and the files beside it, re-rooted when the yaml sits in a folder."""
+
+    def __init__(self, path, report):
+        try:
+            archive = zipfile.ZipFile(str(path))
+        except (OSError, zipfile.BadZipFile) as exc:
+            raise MigrationError("cannot open %s as a zip: %s" % (path, exc))
+        with archive:
+            limits = safe_zip.Limits()
+            budget = limits.budget()  # every member read below counts against one extraction budget
+            try:
+                safe_zip.check_archive(archive, str(path), limits)
+            except safe_zip.ZipRefused as exc:
+                raise MigrationError(str(exc))
+            names = [i.filename for i in archive.infolist() if not i.is_dir()]
+            # CodaLab read the first entry whose name contains '.yaml'; a dump puts competition.yaml at the root
+            yamls = [n for n in names if ".yaml" in n and not n.startswith("__MACOSX/")]
+            if not yamls:
+                raise MigrationError("%s holds no competition.yaml: is it a CodaLab bundle?" % path)
+            self.yaml_name = "competition.yaml" if "competition.yaml" in yamls else yamls[0]
+            prefix = self.yaml_name.rsplit("/", 1)[0] + "/" if "/" in self.yaml_name else ""
+            if prefix:
+                report.add(CHANGE, "(zip)", "the bundle's files are in the folder %s: they are moved to the zip "
+                           "root, where Codabench looks for them" % prefix)
+            try:
+                self.files = [(n[len(prefix):], safe_zip.read_member(archive, n, str(path), limits, budget))
+                              for n in names
+                              if n.startswith(prefix) and n != self.yaml_name and not n.startswith("__MACOSX/")]
+            except safe_zip.ZipRefused as exc:
+                raise MigrationError(str(exc))
+            try:
+                self.spec = yaml.safe_load(archive.read(self.yaml_name).decode("utf-8"))
+            except (yaml.YAMLError, UnicodeDecodeError) as exc:
+                raise MigrationError("%s is not readable YAML: %s" % (self.yaml_name, exc))
+        if not isinstance(self.spec, dict):
+            raise MigrationError("%s is not a mapping" % self.yaml_name)
+        if str(self.spec.get("version", "1")) == "2":
+            raise MigrationError("%s is already a Codabench (version 2) bundle: check it with "
+                                 "'build_bundle.py validate' instead" % path)
+        self.table = dict(self.files)
+
+    def read(self, name):
+        return self.table.get(name) if isinstance(name, str) else None
+
+
+def read_date(value, where, report):
+    """A v1.5 date as naive UTC, read the way CodaLab did where it could: a date is midnight, an offset is
+    converted to UTC. Strings CodaLab's parse_datetime refused (no time of day, month-first) are read with
+    dateutil, and the report says how."""
+    if isinstance(value, datetime.datetime):
+        if value.utcoffset():
+            utc = value.replace(tzinfo=None) - value.utcoffset()
+            report.add(CHANGE, where, "%s has a UTC offset: converted to %s UTC (Codabench would drop the offset, "
+                       "not convert it)" % (value.isoformat(" "), _when(utc)))
+            return utc
+        value = value.replace(tzinfo=None)
+        if value.time() != datetime.time():
+            report.add(CHANGE, where, "unquoted timestamp %s: written as a quoted string, so Codabench keeps its "
+                       "time of day (it keeps only the day of an unquoted one)" % _when(value))
+        return value
+    if isinstance(value, datetime.date):
+        return datetime.datetime(value.year, value.month, value.day)
+    if isinstance(value, str) and value.strip():
+        try:
+            parsed = date_parser.parse(value)
+        except (ValueError, OverflowError):
+            raise MigrationError("%s: %r is not a date" % (where, value))
+        utc = parsed.replace(tzinfo=None) - (parsed.utcoffset() or datetime.timedelta(0))
+        text = value.strip()
+        iso = len(text) >= 16 and text[4] == "-" and text[7] == "-" and text[10] in " T" and text[:4].isdigit()
+        if not iso:
+            report.add(CHANGE, where, "%r read as %s UTC (dateutil, month first when ambiguous; CodaLab v1.5 "
+                       "itself refused a date string without a time of day): check it" % (value, _when(utc)))
+        elif parsed.utcoffset():
+            report.add(CHANGE, where, "%r converted to %s UTC (Codabench would drop the offset, not convert it)"
+                       % (value, _when(utc)))
+        return utc
+    raise MigrationError("%s: %r is not a date" % (where, value))
+
+
+def _when(value):
+    return value.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _digest(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Competition, pages
+
+
+def _competition(old, report):
+    spec = old.spec
+    out = {"version": 2, "title": str(spec.get("title") or ""), "description": spec.get("description")}
+    if not out["title"]:
+        report.add(MANUAL, "title", "the bundle has no title: add one")
+    out["image"] = spec.get("image")
+    if not spec.get("image"):
+        report.add(MANUAL, "image", "no logo: Codabench requires one (image: logo.png and the file)")
+    elif old.read(spec["image"]) is None:
+        report.add(MANUAL, "image", "%s is not in the bundle: Codabench requires a logo" % spec["image"])
+    if "has_registration" in spec:
+        out["registration_auto_approve"] = not spec["has_registration"]
+    else:
+        out["registration_auto_approve"] = True
+        report.add(CHANGE, "has_registration", "absent, which on CodaLab meant open registration: written "
+                   "registration_auto_approve: true (Codabench's import would have required your approval)")
+    image = spec.get("competition_docker_image")
+    out["docker_image"] = image.strip() if isinstance(image, str) and image.strip() else DEFAULT_IMAGE
+    if out["docker_image"] != image:
+        report.add(CHANGE, "competition_docker_image", "blank: the platforms' default image %s is written "
+                   "(it runs Python 3.7)" % DEFAULT_IMAGE)
+    for old_key, new_key in (("enable_detailed_results", "enable_detailed_results"),
+                             ("enable_forum", "forum_enabled"), ("reward", "reward")):
+        if old_key in spec:
+            out[new_key] = spec[old_key]
+    for key in spec:
+        known = TOP_LEVEL.get(key, (LOSS, "not a CodaLab v1.5 key Codabench reads: dropped"))
+        if key in TOP_LEVEL and known is None:
+            continue
+        report.add(known[0], str(key), known[1])
+    return out
+
+
+def _pages(old, report):
+    """(terms file, [{title, file}]) in the html mapping's order; empty pages are left out (Codabench refuses
+    them)."""
+    html = old.spec.get("html")
+    if not isinstance(html, dict):
+        report.add(MANUAL, "html", "no html pages: Codabench needs at least the terms page")
+        return None, []
+    terms, pages = None, []
+    for key, name in html.items():
+        where = "html.%s" % key
+        data = old.read(name)
+        if data is None:
+            report.add(MANUAL, where, "%r is not in the bundle: add the page" % (name,))
+            continue
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            report.add(MANUAL, where, "%s is not UTF-8: Codabench cannot read it; save it as UTF-8" % name)
+            continue
+        if not text.strip():
+            report.add(LOSS, where, "%s is empty: Codabench refuses empty pages, so it is left out" % name)
+            continue
+        if key == "terms":
+            terms = name
+        else:
+            pages.append({"title": str(key).replace("_", " ").title(), "file": name})
+    if terms is None:
+        report.add(MANUAL, "html.terms", "no terms page with content: Codabench requires one")
+    if pages:
+        report.add(CHANGE, "html", "pages %s become Codabench pages %s in the same order (titles from their keys; "
+                   "terms becomes the terms)" % (", ".join(str(k) for k in html if k != "terms"),
+                                                 ", ".join(p["title"] for p in pages)))
+    return terms, pages
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Phases and tasks
+
+
+def _ordered_phases(old):
+    raw = old.spec.get("phases")
+    if not isinstance(raw, dict) or not raw or not all(isinstance(p, dict) for p in raw.values()):
+        raise MigrationError("competition.yaml has no phases mapping")
+    for key, phase in raw.items():
+        if not isinstance(phase.get("phasenumber"), int):
+            raise MigrationError("phase %s has no phasenumber" % key)
+        if "start_date" not in phase:
+            raise MigrationError("phase %s has no start_date" % key)
+    return sorted(raw.items(), key=lambda kv: kv[1]["phasenumber"])
+
+
+def _schedule(old, ordered, report):
+    """[(start, end)] in UTC: each end one second before the next start; the last at end_date, or never."""
+    starts = [read_date(p["start_date"], "phases.%s.start_date" % k, report) for k, p in ordered]
+    spans = []
+    for i, start in enumerate(starts):
+        if i + 1 < len(starts):
+            spans.append((start, starts[i + 1] - ONE_SECOND))
+            continue
+        end_date = old.spec.get("end_date")
+        if ordered[-1][1].get("phase_never_ends") or end_date in (None, "", "null"):
+            spans.append((start, None))
+        else:
+            spans.append((start, read_date(end_date, "end_date", report)))
+    if len(starts) > 1:
+        report.add(CHANGE, "phases", "every phase but the last ends one second before the next one starts, as on "
+                   "CodaLab (Codabench's import of the old bundle would end it a day before, a day without "
+                   "submissions)")
+    for (key, phase), (start, end) in zip(ordered, spans):
+        if end is not None and end < start:
+            report.add(LOSS, "phases.%s" % key, "phase %s (%s) starts when or after the next one does: it never "
+                       "opens (nor did it on CodaLab); give it an earlier start if it should" % (
+                           phase["phasenumber"], phase.get("label")))
+    return spans
+
+
+def _data_signature(old, phase):
+    """What makes two phases' tasks the same: the bytes of their programs and data (or the dataset key)."""
+    signature = []
+    for field in DATA_FIELDS:
+        value = phase.get(field)
+        data = old.read(value)
+        signature.append(_digest(data) if data is not None else value)
+    return tuple(signature)
+
+
+def _tasks(old, ordered, report, programs):
+    """v2 tasks, one per distinct (program, reference data, ingestion program, input data); returns
+    (tasks, {phase key: task index})."""
+    groups, of_phase = [], {}
+    for key, phase in ordered:
+        signature = _data_signature(old, phase)
+        for index, (sig, _, _) in enumerate(groups):
+            if sig == signature:
+                break
+        else:
+            index = len(groups)
+            groups.append((signature, phase, []))
+        groups[index][2].append(phase.get("label") or str(key))
+        of_phase[key] = index
+    tasks = []
+    for index, (_, phase, labels) in enumerate(groups):
+        task = {"index": index, "name": "%s task" % " + ".join(labels),
+                "description": "Scoring program and gold data of %s %s." % (
+                    "phase" if len(labels) == 1 else "phases", ", ".join(labels))}
+        for field in DATA_FIELDS:
+            value = phase.get(field)
+            if value is None:
+                if field in ("scoring_program", "reference_data"):
+                    report.add(MANUAL, "task %s" % task["name"], "no %s: Codabench cannot score without it" % field)
+                continue
+            if old.read(value) is None:
+                what = ("a dataset key of the old CodaLab site: upload the file to Codabench and use its key, or "
+                        "put the zip in the bundle" if not str(value).endswith(".zip") else "not in the bundle")
+                report.add(MANUAL, "task %s.%s" % (task["name"], field), "%r is %s" % (value, what))
+            task[field] = programs.get(value, value)
+        if phase.get("ingestion_program_only_during_scoring"):
+            task["ingestion_only_during_scoring"] = True
+        tasks.append(task)
+    shared = [t["name"] for t in tasks if " + " in t["name"]]
+    report.add(CHANGE, "tasks", "%d task(s) from %d phase(s)%s" % (
+        len(tasks), len(ordered), ": phases with the same program and data bytes share one (%s)" % "; ".join(shared)
+        if shared else ""))
+    return tasks, of_phase
+
+
+def _phase_settings(key, phase, number, report, missing):
+    where = "phases.%s" % key
+    out = {}
+    for field, codalab, _ in V15_DEFAULTS:
+        value = phase.get(field)
+        if value is None:
+            missing.setdefault(field, []).append(str(number))
+            value = codalab
+        out[field] = value
+    if isinstance(out["execution_time_limit"], int) and out["execution_time_limit"] > 600:
+        report.add(MANUAL, where, "execution_time_limit %d s: Codabench's default queue stops programs at 600 s; "
+                   "make scoring faster or use a queue with a higher limit" % out["execution_time_limit"])
+    if phase.get("auto_migration"):
+        if number == 1:
+            report.add(LOSS, where, "auto_migration on the first phase: CodaLab ignored it and Codabench refuses "
+                       "it, so it is left out")
+        else:
+            out["auto_migrate_to_this_phase"] = True
+    mode = phase.get("leaderboard_management_mode")
+    if mode == "hide_results":
+        out["hide_output"] = True
+        report.add(LOSS, where, "leaderboard_management_mode: hide_results (a blind phase): written hide_output: "
+                   "true, which hides the submissions' output; CodaLab also hid the results and put each "
+                   "participant's last successful submission on the leaderboard. On Codabench the leaderboard "
+                   "and its rule are shared by all phases: hide the leaderboard by hand during this phase")
+    if phase.get("is_scoring_only") is False:
+        report.add(CHANGE, where, "is_scoring_only: false (code submissions): Codabench runs a submission as code "
+                   "when it holds a metadata file, and the ingestion program is kept in the phase's task")
+    if phase.get("color"):
+        missing.setdefault("color", []).append(str(number))
+    if phase.get("datasets"):
+        report.add(MANUAL, where, "datasets (links on CodaLab's Get Data page) are not in a Codabench bundle: put "
+                   "the links on the Data page")
+    for extra in sorted(set(phase) - PHASE_KEYS - {"datasets"}, key=str):
+        report.add(LOSS, "%s.%s" % (where, extra), "no Codabench equivalent: dropped")
+    return out
+
+
+def _phases(old, ordered, spans, task_of, report):
+    phases, missing = [], {}
+    for number, ((key, phase), (start, end)) in enumerate(zip(ordered, spans), 1):
+        settings = _phase_settings(key, phase, number, report, missing)
+        out = {"index": number - 1, "name": str(phase.get("label") or "Phase %d" % number),
+               "description": phase.get("description"), "start": _when(start),
+               "end": _when(end) if end else None}
+        if not phase.get("label"):
+            report.add(CHANGE, "phases.%s" % key, "no label: named %s" % out["name"])
+        out.update(settings)
+        out["tasks"] = [task_of[key]]
+        for field in ("public_data", "starting_kit"):
+            value = phase.get(field)
+            if value is None:
+                continue
+            if old.read(value) is None:
+                report.add(MANUAL, "phases.%s.%s" % (key, field), "%r is not in the bundle: add it, or remove the "
+                           "key" % (value,))
+            out[field] = value
+        phases.append(out)
+    if "color" in missing:
+        report.add(LOSS, "phases", "color in phase(s) %s: Codabench has no phase colours" % ", ".join(missing["color"]))
+    for field, codalab, codabench in V15_DEFAULTS:
+        if field in missing:
+            report.add(CHANGE, "phases", "%s absent in phase(s) %s: CodaLab's default %d is written (%sa CodaLab "
+                       "dump leaves it out even when it was set: check the old site)" % (
+                           field, ", ".join(missing[field]), codalab,
+                           "Codabench's would be %d; " % codabench if codabench != codalab else ""))
+    return phases
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Scoring programs
+
+
+def _programs(old, ordered, report, wrap):
+    """{old program file: new program file} for the programs that change (re-rooted or wrapped), and the new
+    files {name: bytes}. Python 3 syntax is checked on every program."""
+    renamed, files, seen = {}, {}, set()
+    for key, phase in ordered:
+        name = phase.get("scoring_program")
+        data = old.read(name)
+        if data is None or name in seen:
+            continue
+        seen.add(name)
+        where = "scoring program %s" % name
+        try:
+            entries = program_check.entries(data, name)
+        except program_check.ProgramError as exc:
+            report.add(MANUAL, where, str(exc))
+            continue
+        for file, line, message, text in program_check.syntax_errors(entries):
+            report.add(MANUAL, where, "%s:%s: SyntaxError under Python 3: %s%s. Codabench's image runs Python 3.7"
+                       ": port the program to Python 3 (e.g. print(...); 2to3 does most of it)"
+                       % (file, line, message, " (%s)" % text if text else ""))
+        entries, folder = program_check.reroot(entries)
+        changed = bool(folder)
+        if folder:
+            report.add(CHANGE, where, "its files are in the folder %s/: CodaLab moved them up, Codabench does not,"
+                       " so they are put at the zip root" % folder)
+        meta_name, meta = program_check.metadata(entries)
+        command = (meta or {}).get("command")
+        if meta_name is None:
+            report.add(MANUAL, where, "no metadata file: Codabench cannot run it ('Program command is not "
+                       "specified.')")
+        elif isinstance(command, list):
+            report.add(MANUAL, where, "its metadata has a list of commands: Codabench runs one command string")
+        if wrap and isinstance(command, str):
+            entries = program_check.wrap_scores(entries)
+            changed = True
+            report.add(CHANGE, where, "--wrap-scores: the unchanged program now runs through %s, which writes "
+                       "scores.json from its scores.txt with CodaLab's rules and removes an output/metadata it "
+                       "wrote" % program_check.WRAPPER_NAME)
+        if changed:
+            new_name = name if name.lower().endswith(".zip") else name + ".zip"
+            renamed[name] = new_name
+            files[new_name] = program_check.zipped(entries)
+    return renamed, files
+
+
+def _check_replays(target, report, submission, wrapped):
+    """Replay each task's sample submission (or the organizer's) under the Codabench worker."""
+    try:
+        bundle = replay.Bundle(target)
+    except replay.ReplayError as exc:
+        report.add(MANUAL, "replay", "the migrated bundle cannot be replayed: %s" % exc)
+        return
+    seen = set()
+    computed = bundle.columns()[1]  # filled by the site from the others
+    for phase in bundle.phases:
+        key = (phase.scoring_program, phase.reference_data)
+        if key in seen:
+            continue
+        if submission is None and bundle.sample_submission(phase) is None:
+            continue
+        seen.add(key)
+        where = "phase %s (%s)" % (phase.number, phase.label)
+        try:
+            result = replay.replay(target, submission, phase.number, platform="codabench")
+        except (replay.ReplayError, OSError) as exc:
+            report.checks.append({"where": where, "status": "not run", "scores": {}, "message": str(exc)})
+            report.add(MANUAL, where, "the scoring program could not be replayed: %s" % exc)
+            continue
+        _judge_replay(where, result, report, wrapped, computed)
+    if not seen:
+        report.add(MANUAL, "replay", "no starting kit holds a sample_submission.zip: nothing checks the scoring "
+                   "program; name a past submission with --submission")
+
+
+def _judge_replay(where, result, report, wrapped, computed):
+    stderr = [line for line in result["stderr"].splitlines() if line.strip()]
+    check = {"where": where, "status": result["status"], "scores": result["scores"],
+             "submission": result["submission"], "message": result["reason"] or ""}
+    report.checks.append(check)
+    text_scores = [w for w in result["score_warnings"] if "not a mapping" in w]
+    wrote_metadata = result["reason"] and "output/metadata" in result["reason"]
+    fix = "rerun migrate with --wrap-scores (no change to the program)" if not wrapped else "fix the program"
+    if text_scores:
+        report.add(MANUAL, where, "the program writes scores.txt as key:value without a space: Codabench shows the "
+                   "submission Finished with no score at all. Fix: %s, or write 'key: value'" % fix)
+    if wrote_metadata:
+        report.add(MANUAL, where, "the program writes output/metadata: Codabench's worker fails the submission "
+                   "(its scores are stored). Fix: %s, or stop writing that file" % fix)
+    if result["status"] != "Finished" and not wrote_metadata:
+        report.add(MANUAL, where, "the sample submission fails under the Codabench worker: %s%s" % (
+            result["reason"], "; stderr ends: %s" % stderr[-1] if stderr else ""))
+    empty = [key for key in result["columns_without_score"] if key not in computed]
+    if result["status"] == "Finished" and result["scores"] and empty:
+        report.add(MANUAL, where, "leaderboard columns get no score from the program: %s" % ", ".join(empty))
+    for warning in result["score_warnings"] + result["warnings"]:
+        if warning not in text_scores:
+            report.add(MANUAL, where, warning)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The whole migration
+
+
+HEADER = ("Codabench (version 2) bundle written by build_bundle.py migrate from the CodaLab bundle %s.\n"
+          "Dates are UTC and quoted: Codabench keeps the time of a string, but only the day of an unquoted timestamp.")
+
+
+def default_output(source):
+    base = os.path.basename(str(source))
+    stem = base[:-4] if base.lower().endswith(".zip") else base
+    return os.path.join(os.path.dirname(str(source)), "%s-codabench.zip" % stem)
+
+
+def convert(source, target, wrap_scores=False):
+    """(competition.yaml text, zip bytes, report) for the old bundle at ``source``; nothing is written."""
+    report = Report(source, target)
+    old = OldBundle(source, report)
+    ordered = _ordered_phases(old)
+    competition = _competition(old, report)
+    terms, pages = _pages(old, report)
+    spans = _schedule(old, ordered, report)
+    renamed, program_files = _programs(old, ordered, report, wrap_scores)
+    tasks, task_of = _tasks(old, ordered, report, renamed)
+    phases = _phases(old, ordered, spans, task_of, report)
+    leaderboard = migrate_leaderboard.convert(old.spec, report)
+    spec = dict(competition)
+    spec.update({"terms": terms, "pages": pages, "tasks": tasks, "phases": phases, "leaderboards": [leaderboard]})
+    text = v2_writer.render(spec, HEADER % os.path.basename(str(source)))
+    entries = [("competition.yaml", text.encode("utf-8"))]
+    entries += [(name, program_files.get(name, data)) for name, data in old.files
+                if name != "competition.yaml" and name not in program_files]
+    entries += sorted((name, data) for name, data in program_files.items()
+                      if name not in dict(entries))
+    for stored in codabench_model.stored_phases(yaml.safe_load(text), "2"):
+        report.schedule.append({"phase": stored.index + 1, "name": stored.name,
+                                "start": _when(stored.start.stored),
+                                "end": _when(stored.end.stored) if stored.end.stored else None})
+    report.tasks = [{"index": t["index"], "name": t["name"],
+                     "phases": [p["name"] for p in phases if p["tasks"] == [t["index"]]]} for t in tasks]
+    return text, pack.zip_entries(entries), report
+
+
+def migrate(source, target=None, wrap_scores=False, submission=None, check=True):
+    """Write the Codabench bundle for the CodaLab bundle at ``source``; returns the Report.
+
+    With ``check``, the new bundle is validated (Codabench) and each task's sample submission (or ``submission``)
+    is replayed under the Codabench worker; what must still change is added to the report's manual steps."""
+    target = str(target or default_output(source))
+    _, data, report = convert(source, target, wrap_scores)
+    partial = target + ".part"
+    with open(partial, "wb") as handle:
+        handle.write(data)
+    os.replace(partial, target)
+    if check:
+        _, findings = validate.validate(target, ("codabench",), replay=False)
+        for finding in findings:
+            if finding.severity in ("error", "warning"):
+                report.add(MANUAL, "validate: %s" % finding.where, "%s%s" % (
+                    finding.message, " (what to change: %s)" % finding.fix if finding.fix else ""))
+        _check_replays(target, report, submission, wrap_scores)
+    return report

@@ -1,0 +1,212 @@
+"""Rescoring past submissions through a bundle's scoring program, as the Codabench worker would run it.
+
+Codabench does not carry a CodaLab leaderboard over: the organizer re-submits. ``rescore`` gives that leaderboard
+beforehand (or in place of it), from a folder of past submissions: each one replayed (replay.replay, Codabench
+worker) in a pool of J threads (each replay runs its program in a child process), then written as CSV and as HTML,
+sorted by the column that ranks the leaderboard, in its direction. Computed columns (avg, sum, min, max of other
+columns) are filled in as Codabench's site fills them.
+"""
+import csv
+import html
+import io
+import os
+import tempfile
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+from . import pack, replay
+
+COMPUTATIONS = {"avg": lambda v: sum(v) / len(v), "sum": sum, "min": min, "max": max}
+
+
+class RescoreError(Exception):
+    pass
+
+
+class Column(object):
+    def __init__(self, key, title, sorting, precision, computation=None, fields=()):
+        self.key, self.title, self.sorting, self.precision = key, title, sorting, precision
+        self.computation, self.fields = computation, list(fields)
+
+
+def leaderboard(bundle):
+    """([Column] in display order, the ranking Column) of the leaderboard Codabench attaches to the phases."""
+    spec = bundle.spec
+    if bundle.version == "2":
+        board = (spec.get("leaderboards") or [{}])[0] or {}
+        raw = sorted((c for c in board.get("columns") or [] if isinstance(c, dict)), key=lambda c: c.get("index", 0))
+        by_index = dict((c.get("index"), str(c.get("key"))) for c in raw)
+        columns = [Column(str(c.get("key")), str(c.get("title") or c.get("key")), c.get("sorting") or "desc",
+                          _int(c.get("precision"), 2), c.get("computation"),
+                          [by_index[i] for i in _indexes(c.get("computation_indexes")) if i in by_index])
+                   for c in raw]
+        primary = board.get("primary_index", 0)
+        ranking = [col for col, c in zip(columns, raw) if c.get("index") == primary]
+    else:  # Codabench's v1 import: columns by rank, the first one ranks; computed columns stay empty
+        raw = (spec.get("leaderboard") or {}).get("columns") or {}
+        items = sorted(((str(k), c) for k, c in raw.items() if isinstance(c, dict)),
+                       key=lambda kc: kc[1].get("rank", 1) if isinstance(kc[1].get("rank", 1), int) else 1)
+        columns = [Column(k, str(c.get("label") or k), c.get("sort") or "desc", _int(c.get("numeric_format"), 2))
+                   for k, c in items]
+        ranking = columns[:1]
+    if not columns:
+        raise RescoreError("%s has no leaderboard columns" % bundle.path)
+    return columns, (ranking[0] if ranking else columns[0])
+
+
+def _int(value, default):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def _indexes(value):
+    if isinstance(value, str):  # Codabench stores them as "1,2"
+        return [_int(v, None) for v in value.split(",") if v.strip()]
+    return list(value or [])
+
+
+def collect(paths, workdir):
+    """[(name, zip path)] for the arguments: zip files; folders of zips; or a folder that is one submission (no zip
+    inside), zipped into ``workdir``."""
+    found = []
+    for path in paths:
+        path = str(path)
+        if os.path.isfile(path):
+            found.append((os.path.basename(path), path))
+        elif os.path.isdir(path):
+            zips = sorted(n for n in os.listdir(path) if n.lower().endswith(".zip")
+                          and os.path.isfile(os.path.join(path, n)))
+            if zips:
+                found.extend((n, os.path.join(path, n)) for n in zips)
+            else:
+                name = os.path.basename(os.path.normpath(path))
+                target = os.path.join(workdir, "%d-%s.zip" % (len(found), name))
+                with open(target, "wb") as handle:
+                    handle.write(pack.zip_directory(path))
+                found.append((name + "/", target))
+        else:
+            raise RescoreError("%s: no such file or folder" % path)
+    if not found:
+        raise RescoreError("no submissions given")
+    return found
+
+
+def first_error(result):
+    """What the participant would read first: the first stderr line; for a Python traceback, its last line."""
+    lines = [line.strip() for line in result["stderr"].splitlines() if line.strip()]
+    if lines and lines[0].startswith("Traceback"):
+        return lines[-1]
+    if lines:
+        return lines[0]
+    return result["reason"] or ""
+
+
+class Progress(object):
+    """A one-line progress bar on a stream (stderr)."""
+
+    def __init__(self, total, stream, width=30):
+        self.total, self.stream, self.width, self.done = total, stream, width, 0
+        self.lock = threading.Lock()
+
+    def step(self, name):
+        with self.lock:
+            self.done += 1
+            filled = self.width * self.done // self.total
+            self.stream.write("\r[%s%s] %d/%d %s" % ("#" * filled, "-" * (self.width - filled), self.done,
+                                                      self.total, name[:40].ljust(40)))
+            if self.done == self.total:
+                self.stream.write("\n")
+            self.stream.flush()
+
+
+def _score_one(bundle_path, phase, name, path, computed, progress):
+    try:
+        result = replay.replay(bundle_path, path, phase, platform="codabench")
+        row = {"submission": name, "status": result["status"], "error": "" if result["status"] == "Finished"
+               else first_error(result), "scores": dict(result["scores"])}
+        if result["status"] == "Finished" and not result["scores"]:
+            row["error"] = "; ".join(result["score_warnings"]) or "no score stored"
+    except (replay.ReplayError, OSError) as exc:
+        row = {"submission": name, "status": "Failed", "error": str(exc), "scores": {}}
+    for column in computed:
+        values = [row["scores"][f] for f in column.fields if f in row["scores"]]
+        if values and len(values) == len(column.fields):
+            row["scores"][column.key] = COMPUTATIONS[column.computation](values)
+    if progress:
+        progress.step(name)
+    return row
+
+
+def rank(rows, ranking):
+    """Rows sorted by the ranking column in its direction (no score last, then by name), with 1-based ranks;
+    equal scores share a rank."""
+    def key(row):
+        value = row["scores"].get(ranking.key)
+        if value is None:
+            return (1, 0.0, row["submission"])
+        return (0, value if ranking.sorting == "asc" else -value, row["submission"])
+    ordered = sorted(rows, key=key)
+    previous, position = None, 0
+    for number, row in enumerate(ordered, 1):
+        value = row["scores"].get(ranking.key)
+        if value is None:
+            row["rank"] = None
+            continue
+        if value != previous:
+            position, previous = number, value
+        row["rank"] = position
+    return ordered
+
+
+def rescore(bundle_path, submissions, phase=None, jobs=1, progress_stream=None):
+    """Score every submission; returns ([Column], ranking Column, [row]) with rows ranked."""
+    bundle = replay.Bundle(bundle_path)
+    number = bundle.phase(phase).number
+    columns, ranking = leaderboard(bundle)
+    computed = [c for c in columns if c.computation in COMPUTATIONS and c.fields]
+    with tempfile.TemporaryDirectory(prefix="rescore-") as workdir:
+        found = collect(submissions, workdir)
+        progress = Progress(len(found), progress_stream) if progress_stream else None
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            rows = list(pool.map(lambda item: _score_one(bundle_path, number, item[0], item[1], computed, progress),
+                                 found))
+    return columns, ranking, rank(rows, ranking)
+
+
+def csv_text(columns, rows):
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["rank", "submission", "status"] + [c.key for c in columns] + ["error"])
+    for row in rows:
+        writer.writerow([row["rank"] or ""] + [row["submission"], row["status"]]
+                        + [repr(row["scores"][c.key]) if c.key in row["scores"] else "" for c in columns]
+                        + [row["error"]])
+    return out.getvalue()
+
+
+def html_text(title, columns, ranking, rows):
+    head = "".join("<th>%s%s</th>" % (html.escape(c.title), " &#9660;" if c is ranking and c.sorting == "desc"
+                                      else " &#9650;" if c is ranking else "") for c in columns)
+    body = []
+    for row in rows:
+        cells = "".join("<td>%s</td>" % ("%.*f" % (c.precision, row["scores"][c.key]) if c.key in row["scores"]
+                                         else "-") for c in columns)
+        body.append("<tr><td>%s</td><td>%s</td><td>%s</td>%s<td>%s</td></tr>" % (
+            row["rank"] or "-", html.escape(row["submission"]), row["status"], cells, html.escape(row["error"])))
+    return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title></head><body>\n<h1>%s</h1>\n"
+            "<p>Ranked by %s (%s is better).</p>\n<table border=\"1\">\n<tr><th>#</th><th>submission</th>"
+            "<th>status</th>%s<th>error</th></tr>\n%s\n</table>\n</body></html>\n" % (
+                html.escape(title), html.escape(title), html.escape(ranking.title),
+                "lower" if ranking.sorting == "asc" else "higher", head, "\n".join(body)))
+
+
+def write(path, title, columns, ranking, rows):
+    """Write the CSV at ``path`` and the HTML beside it; returns the HTML path."""
+    page = os.path.splitext(str(path))[0] + ".html"
+    with open(str(path), "w", encoding="utf-8", newline="") as handle:
+        handle.write(csv_text(columns, rows))
+    with open(page, "w", encoding="utf-8") as handle:
+        handle.write(html_text(title, columns, ranking, rows))
+    return page

@@ -1,0 +1,110 @@
+"""rescore: past submissions scored through a bundle's program under the Codabench worker, as a leaderboard."""
+import csv
+import io
+import subprocess
+import sys
+
+import pytest
+
+from codalab_bundles import build, migrate, pack, rescore, taskdef
+from conftest import ROOT, shared_path
+from old_codalab_bundle import write_old_bundle
+
+
+def zipped(path, files):
+    path.write_bytes(pack.zip_entries(sorted((k, v.encode()) for k, v in files.items())))
+    return path
+
+
+@pytest.fixture(scope="module")
+def wrapped_bundle(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("rescore")
+    target = folder / "new.zip"
+    migrate.migrate(write_old_bundle(folder / "old.zip"), target, wrap_scores=True, check=False)
+    return target
+
+
+@pytest.fixture
+def submissions(tmp_path):
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    zipped(runs / "good.zip", {"answers.txt": "a b a\n"})       # gold "a b a": 3 of 3
+    zipped(runs / "sample.zip", {"answers.txt": "a a a\n"})     # 2 of 3
+    zipped(runs / "broken.zip", {"answer.txt": "a b a\n"})      # the old program cannot find answers.txt
+    (runs / "notes.txt").write_text("not a submission\n")
+    unzipped = tmp_path / "unzipped"
+    unzipped.mkdir()
+    (unzipped / "answers.txt").write_text("b b b\n")            # 1 of 3
+    return [runs, unzipped]
+
+
+def test_rescore_ranks_by_the_ranking_column(wrapped_bundle, submissions, tmp_path):
+    columns, ranking, rows = rescore.rescore(wrapped_bundle, submissions, jobs=2)
+    assert [c.key for c in columns] == ["avg", "acc", "f1", "seconds"]
+    assert (ranking.key, ranking.sorting) == ("avg", "desc")
+    # avg is Codabench's mean of acc and f1 (f1 is always 0.5 from this program)
+    assert [(r["rank"], r["submission"], r["status"], r["scores"].get("avg")) for r in rows] == [
+        (1, "good.zip", "Finished", 0.75), (2, "sample.zip", "Finished", (0.666667 + 0.5) / 2),
+        (3, "unzipped/", "Finished", (0.333333 + 0.5) / 2), (None, "broken.zip", "Failed", None)]
+    assert rows[0]["scores"] == {"acc": 1.0, "f1": 0.5, "seconds": 1.25, "avg": 0.75}
+    assert rows[3]["error"].startswith("FileNotFoundError: [Errno 2] No such file or directory")
+    assert rows[3]["error"].endswith("answers.txt'")
+    page = rescore.write(tmp_path / "board.csv", "Old task", columns, ranking, rows)
+    table = list(csv.reader(io.StringIO((tmp_path / "board.csv").read_text())))
+    assert table[0] == ["rank", "submission", "status", "avg", "acc", "f1", "seconds", "error"]
+    assert table[1] == ["1", "good.zip", "Finished", "0.75", "1.0", "0.5", "1.25", ""]
+    assert table[4][:7] == ["", "broken.zip", "Failed", "", "", "", ""]
+    text = open(page).read()
+    assert text.index("good.zip") < text.index("sample.zip") < text.index("unzipped/") < text.index("broken.zip")
+    assert "<td>0.75</td><td>1.0000</td><td>0.500</td><td>1.25</td>" in text  # each column's precision
+    assert "Ranked by Avg rank (higher is better)" in text
+
+
+def test_ranks_honour_ascending_sort_and_ties():
+    column = rescore.Column("seconds", "Seconds", "asc", 2)
+    rows = [{"submission": n, "scores": s} for n, s in (("c", {"seconds": 2.0}), ("a", {"seconds": 3.0}),
+                                                        ("b", {"seconds": 2.0}), ("d", {}))]
+    assert [(r["rank"], r["submission"]) for r in rescore.rank(rows, column)] == [
+        (1, "b"), (1, "c"), (3, "a"), (None, "d")]
+
+
+def test_cli_writes_both_files_and_says_what_failed(wrapped_bundle, submissions, tmp_path):
+    proc = subprocess.run([sys.executable, str(ROOT / "build_bundle.py"), "rescore", str(wrapped_bundle)]
+                          + [str(s) for s in submissions] + ["--jobs", "3", "-o", str(tmp_path / "lb.csv")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1  # one submission failed
+    assert "3 submission(s) scored, 1 failed; ranked by avg (desc)" in proc.stdout
+    assert "broken.zip: Failed: FileNotFoundError" in proc.stdout
+    assert "4/4" in proc.stderr  # the progress bar
+    assert (tmp_path / "lb.csv").is_file() and (tmp_path / "lb.html").is_file()
+    proc = subprocess.run([sys.executable, str(ROOT / "build_bundle.py"), "rescore", str(wrapped_bundle),
+                           str(tmp_path / "missing")], capture_output=True, text=True)
+    assert proc.returncode == 2 and "no such file or folder" in proc.stderr and "Traceback" not in proc.stderr
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The real eHealth-KD 2019 runs (../shared, skipped when absent)
+
+KEYS = ["main_score", "m_prec", "m_rec", "a_f1", "a_prec", "a_rec", "b_f1", "b_prec", "b_rec"]
+
+
+@pytest.fixture(scope="module")
+def real_leaderboard(tmp_path_factory):
+    runs = shared_path("ehealth-kd-2019", "published-submissions", "participant-runs")
+    task = taskdef.load_task("ehealth-kd", {"test": str(shared_path("ehealth-kd-2019", "testing"))})
+    bundle = build.build_task(task, tmp_path_factory.mktemp("ehealth-real")).codabench
+    evaluation = [p.number for p in task.phases if p.label == "Evaluation"][0]
+    _, _, rows = rescore.rescore(bundle, [runs], phase=evaluation, jobs=2)
+    with open(str(runs / "official_scores.csv")) as handle:
+        official = dict((row["run"], row) for row in csv.DictReader(handle))
+    return dict((row["submission"], row) for row in rows), official
+
+
+@pytest.mark.parametrize("run", ["lsi2_uned_574805.zip", "talp_576639.zip", "abravo_576683.zip", "vsp_576661.zip"])
+def test_rescored_participant_runs_get_the_official_scores(real_leaderboard, run):
+    rows, official = real_leaderboard
+    assert sorted(rows) == sorted(official)
+    row = rows[run]
+    assert row["status"] == "Finished", row["error"]
+    for key in KEYS:
+        assert row["scores"][key] == pytest.approx(float(official[run][key]), abs=1e-9), key
