@@ -1,5 +1,6 @@
 """Building dist/<task>.zip: task definition -> derived files -> rendered YAML -> deterministic zips."""
 import collections
+import json
 import os
 import re
 import tempfile
@@ -16,12 +17,42 @@ COMMON = SCORING_PROGRAMS / "common"
 GOLD_PUBLIC_MARKER = "gold_is_public.txt"  # read by scoring_runtime.gold_is_public
 GOLD_PUBLIC_TEXT = b"The gold of this split is public: detailed results may show gold items.\n"
 METADATA = "command: python3 $program/evaluate.py $input $output\n"
-# Kept out of the built program: tests and notes that only make sense in the repository.
-_PROGRAM_SKIP = re.compile(r"(^|/)(tests?|__pycache__)(/|$)|\.pyc$")
+# Kept out of the built program: tests, and the score keys it declares for the build (the program knows its keys).
+_PROGRAM_SKIP = re.compile(r"(^|/)(tests?|__pycache__)(/|$)|\.pyc$|^score_keys\.txt$")
+GENERIC = SCORING_PROGRAMS / "generic"  # the generic scoring programs, configured by a task's scoring.json
 
 
 class BuildError(Exception):
     pass
+
+
+def declared_score_keys(task):
+    """The score keys the task's scoring program writes: its score_keys.txt (one per line), or for a generic
+    program the ``keys`` of its scoring.json."""
+    folder = task.scoring_program
+    config = folder / "scoring.json"
+    if config.is_file():
+        try:
+            keys = json.loads(config.read_text(encoding="utf-8")).get("keys")
+        except ValueError as exc:
+            raise BuildError("%s is not valid JSON: %s" % (config, exc))
+        if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+            raise BuildError("%s: keys must be a list of score keys" % config)
+        return keys
+    listing = folder / "score_keys.txt"
+    if not listing.is_file():
+        raise BuildError("%s declares no score keys: list the keys evaluate.py writes in %s, one per line"
+                         % (folder, listing.name))
+    return listing.read_text(encoding="utf-8").split()
+
+
+def check_columns_scored(task):
+    """Every leaderboard column must be a key the program writes: else it stays empty for every submission."""
+    declared = declared_score_keys(task)
+    empty = [column.key for column in task.columns if column.key not in declared]
+    if empty:
+        raise BuildError("leaderboard column(s) %s get no score: the scoring program writes %s"
+                         % (", ".join(empty), ", ".join(declared)))
 
 
 def program_entries(task):
@@ -32,10 +63,11 @@ def program_entries(task):
         raise BuildError("%s must contain exactly %r (CodaLab reads every other key as a URL to download)"
                          % (metadata, METADATA))
     entries = dict((name, data) for name, data in pack.directory_entries(folder) if not _PROGRAM_SKIP.search(name))
-    for name, data in pack.directory_entries(COMMON):
+    shared = [COMMON] + ([GENERIC] if (folder / "scoring.json").is_file() else [])
+    for name, data in [entry for source in shared for entry in pack.directory_entries(source)]:
         if name.endswith(".py"):
             if name in entries:
-                raise BuildError("%s/%s clashes with the shared runtime's %s" % (folder, name, name))
+                raise BuildError("%s/%s clashes with the shared code's %s" % (folder, name, name))
             entries[name] = data
     return sorted(entries.items())
 
@@ -148,6 +180,7 @@ def stored_schedule(yaml_text, version):
 def build_task(task, dist):
     """Write dist/<task>.zip (Codabench, version 2) and dist/<task>-v1.5.zip (CodaLab v1.5); returns their paths
     as Built(codabench, codalab)."""
+    check_columns_scored(task)
     dist = Path(dist)
     dist.mkdir(parents=True, exist_ok=True)
     files, entries = bundle_files(task)

@@ -223,6 +223,7 @@ def load_task(name, reference_overrides=None, bundles_dir=BUNDLES):
         _check(target.is_dir(), "%s: the gold data of split %r is not a folder: %s" % (where, split, target))
         split_dirs[split] = target.resolve()
     task = Task(name, spec, folder, split_dirs)
-    _check((task.scoring_program / "evaluate.py").is_file(), "%s: no scoring program %s/evaluate.py"
+    _check((task.scoring_program / "evaluate.py").is_file() or (task.scoring_program / "scoring.json").is_file(),
+           "%s: no scoring program %s/evaluate.py (or scoring.json for a generic one)"
            % (where, task.scoring_program))
     return task

@@ -219,3 +219,22 @@ def test_cli_builds_every_task_and_checks_samples(tmp_path):
         assert (tmp_path / ("%s-v1.5.zip" % name)).is_file()
     assert "sample submission on Codabench: Finished" in proc.stdout
     assert "sample submission on CodaLab v1.5: Finished" in proc.stdout
+
+
+def test_a_column_the_program_does_not_declare_fails_the_build(tmp_path):
+    task = make_toy(tmp_path)
+    (task.scoring_program / "score_keys.txt").write_text("accuracy\nhits\n")
+    with pytest.raises(build.BuildError) as info:
+        build.build_task(task, tmp_path / "dist")
+    assert str(info.value) == ("leaderboard column(s) never_written get no score: the scoring program writes "
+                               "accuracy, hits")
+    (task.scoring_program / "score_keys.txt").unlink()
+    with pytest.raises(build.BuildError) as info:
+        build.build_task(task, tmp_path / "dist")
+    assert "declares no score keys" in str(info.value)
+
+
+def test_declared_keys_stay_out_of_the_built_program(tmp_path):
+    task = make_toy(tmp_path)
+    names = [name for name, _ in build.program_entries(task)]
+    assert "score_keys.txt" not in names and "evaluate.py" in names

@@ -97,6 +97,8 @@ def make_toy(root, limit=300, derive=True):
     program.mkdir()
     (program / "evaluate.py").write_text(textwrap.dedent(TOY_EVALUATE))
     (program / "metadata").write_text("command: python3 $program/evaluate.py $input $output\n")
+    # never_written is declared but never written, so the replay's "columns without a score" can be tested
+    (program / "score_keys.txt").write_text("accuracy\nhits\nnever_written\n")
     (folder / "task.yaml").write_text(TOY_YAML % {"program": program, "limit": limit})
     for page in ("overview", "evaluation", "data", "terms", "faq"):
         (folder / "pages" / ("%s.html" % page)).write_text("<p>%s</p>\n" % page)
