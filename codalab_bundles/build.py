@@ -8,6 +8,7 @@ import types
 import zlib
 from pathlib import Path
 
+import jinja2
 import yaml
 
 from . import codabench_model, loading, pack, render
@@ -146,7 +147,10 @@ def bundle_files(task):
                 data.append((files["kit"][split], kit))
     entries = [("logo.png", task.logo.read_bytes())]
     for key, name in render.page_files(task):
-        entries.append((name, (task.folder / "pages" / task.pages[key]).read_bytes()))
+        try:
+            entries.append((name, render.page_bytes(task, key)))
+        except (jinja2.TemplateError, ValueError) as exc:
+            raise BuildError("page %s (pages/%s): %s" % (key, task.pages[key], exc))
     entries.append(("scoring_program.zip", pack.zip_entries(program)))
     entries.extend(data)
     return files, entries

@@ -47,6 +47,42 @@ def _environment():
     return env
 
 
+def _long_when(value):
+    """'31 July 2020, 00:00': how pages show a UTC instant."""
+    return "%d %s" % (value.day, value.strftime("%B %Y, %H:%M"))
+
+
+def _long_day(value):
+    return "%d %s" % (value.day, value.strftime("%B %Y"))
+
+
+def _page_environment(task):
+    # Pages are HTML: values from task.yaml are escaped. A page can include the shared partials (schedule.html.j2).
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader([str(task.folder / "pages"), str(TEMPLATES / "pages")]),
+                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True, autoescape=True)
+    env.filters.update(when=_long_when, day=_long_day)
+    return env
+
+
+def _phase_by_label(task):
+    def phase(label):
+        for candidate in task.phases:
+            if candidate.label == label:
+                return candidate
+        raise ValueError("no phase labelled %r in task.yaml" % label)
+    return phase
+
+
+def page_bytes(task, key):
+    """The page for html key ``key``: a .html file as it is, or a .j2 template rendered from the task definition
+    (``task``, ``phase(label)``, and the shared partials), so dates, limits and score keys are written once."""
+    name = task.pages[key]
+    if not name.endswith(".j2"):
+        return (task.folder / "pages" / name).read_bytes()
+    template = _page_environment(task).get_template(name)
+    return template.render(task=task, phase=_phase_by_label(task)).encode("utf-8")
+
+
 def page_files(task):
     """(html key, file name in the bundle) in the order CodaLab shows the tabs: the fixed four, then the rest."""
     keys = [k for k in PAGE_ORDER if k in task.pages] + [k for k in task.pages if k not in PAGE_ORDER]

@@ -1,0 +1,64 @@
+"""What every task must satisfy, whichever it is: one suite parametrised over bundles/*/task.yaml, so a new task
+(written by hand or by ``build_bundle.py new``) is covered without a test of its own."""
+import html.parser
+
+import pytest
+
+from codalab_bundles import build, render, replay, taskdef
+
+TASKS = taskdef.task_names()
+
+
+class _TagChecker(html.parser.HTMLParser):
+    VOID = {"br", "hr", "img", "meta", "link", "input", "wbr", "col"}
+
+    def __init__(self):
+        super().__init__()
+        self.stack, self.tags, self.errors = [], set(), []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+        self.errors.extend("%s %s=%s" % (tag, k, v) for k, v in attrs
+                           if k in ("src", "srcset") or k.startswith("on"))  # no external assets, no handlers
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack.pop() != tag:
+            self.errors.append("unbalanced </%s>" % tag)
+
+
+@pytest.mark.parametrize("name", TASKS)
+def test_pages_are_safe_balanced_fragments(name):
+    task = taskdef.load_task(name)
+    for key in task.pages:
+        text = render.page_bytes(task, key).decode("utf-8")
+        checker = _TagChecker()
+        checker.feed(text)
+        checker.close()
+        assert not checker.errors and not checker.stack, (key, checker.errors, checker.stack)
+        assert not checker.tags & {"script", "html", "body", "head", "iframe", "link", "style", "form"}, key
+        assert text.strip(), key  # Codabench refuses an empty page in a version 2 bundle
+
+
+@pytest.mark.parametrize("name", TASKS)
+def test_rendered_pages_state_the_schedule_of_task_yaml(name):
+    task = taskdef.load_task(name)
+    templates = [key for key, file in task.pages.items() if file.endswith(".j2")]
+    text = "".join(render.page_bytes(task, key).decode("utf-8") for key in templates)
+    if "<th>Opens (UTC)</th>" in text:
+        for phase in task.phases:
+            assert "<td>%s</td><td>%s</td>" % (phase.label, render._long_when(phase.start)) in text
+
+
+@pytest.mark.parametrize("name", TASKS)
+def test_leaderboard_columns_are_the_keys_the_program_writes(name, built_bundles):
+    task = taskdef.load_task(name)
+    declared = build.declared_score_keys(task)
+    assert [c.key for c in task.columns if c.key not in declared] == []
+    for phase in task.phases:
+        report = replay.replay(built_bundles[name].codabench, None, phase.number)
+        assert report["status"] == "Finished", report["stderr"]
+        assert sorted(report["scores"]) == sorted(c.key for c in task.columns)
+        assert report["keys_without_column"] == [] or set(report["keys_without_column"]) <= set(declared)
+        assert set(report["scores"]) | set(report["keys_without_column"]) == set(declared)
