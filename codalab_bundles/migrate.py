@@ -10,7 +10,6 @@ programs (Python 3 syntax; a replay under the Codabench worker of each task's sa
 """
 import datetime
 import hashlib
-import io
 import os
 import zipfile
 

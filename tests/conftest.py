@@ -16,6 +16,14 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scoring_programs" / "common"))
 
 
+def run_vermin(*paths, **kwargs):
+    """vermin with this interpreter (not whatever is on PATH), for Python 3.6: (exit status, output)."""
+    script = "import sys, vermin; sys.argv[0] = 'vermin'; sys.exit(vermin.main())"
+    proc = subprocess.run([sys.executable, "-c", script, "-t=3.6-", "--violations", "--no-tips"]
+                          + [str(p) for p in paths], capture_output=True, text=True, timeout=kwargs.get("timeout", 300))
+    return proc
+
+
 def shared_path(*parts):
     """A file or folder of ../shared/datasets; the test is skipped when it is absent (e.g. outside the workplace)."""
     path = DATASETS.joinpath(*parts)

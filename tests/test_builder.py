@@ -1,5 +1,4 @@
 """The builder: what CodaLab v1.5 requires of a bundle, determinism, and the organizer's gold override."""
-import datetime
 import io
 import subprocess
 import sys

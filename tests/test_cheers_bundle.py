@@ -7,7 +7,6 @@ import subprocess
 import sys
 import types
 import zipfile
-from pathlib import Path
 
 import pytest
 import yaml
@@ -221,12 +220,6 @@ def test_without_training_data_the_baseline_is_uniform_not_drawn_from_gold(tmp_p
 
 # ---------------------------------------------------------------------------------------------------------------
 # Python 3.6 and the built bundle
-
-
-def test_scoring_program_and_baseline_run_on_python_3_6():
-    proc = subprocess.run(["vermin", "-t=3.6-", "--violations", "--no-tips", "scoring_programs/cheers",
-                           "bundles/cheers/baseline.py"], cwd=str(ROOT), capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
 def _zip(path, files):

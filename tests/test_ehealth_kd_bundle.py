@@ -1,7 +1,6 @@
 """eHealth-KD 2019 bundle parts: the sample-data generator, derive.py (public data, starting kit), the kit's
 baseline, task.yaml and the benchmark input."""
 import filecmp
-import shutil
 import subprocess
 import sys
 import types
@@ -144,18 +143,6 @@ def test_baseline_learns_its_word_list_from_annotated_folders(tmp_path):
     trained_run = run_scoring_program(TASK, ref, out, tmp_path / "trained")
     built_in_run = run_scoring_program(TASK, ref, built_in, tmp_path / "plain")
     assert trained_run.scores["a_rec"] > built_in_run.scores["a_rec"]
-
-
-def test_kit_baseline_runs_on_python36():
-    exe = shutil.which("vermin")
-    if exe is None:
-        pytest.fail("vermin is not installed")
-    run = subprocess.run([exe, "-t=3.6-", "--violations", "--no-tips", str(BUNDLE / "kit" / "baseline.py")],
-                         capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stdout + run.stderr
-
-
-# --- task.yaml ------------------------------------------------------------------------------------------------
 
 
 def test_task_definition():

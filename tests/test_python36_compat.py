@@ -1,4 +1,5 @@
 """Scoring programs run in codalab/codalab-legacy:py37 and older images: every module must parse and run on 3.6."""
+import ast
 import glob
 import io
 import os
@@ -9,17 +10,13 @@ import zipfile
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, run_vermin
 
 SCORING_PROGRAMS = ROOT / "scoring_programs"
 
 
 def vermin(*paths):
-    exe = shutil.which("vermin")
-    if exe is None:
-        pytest.fail("vermin is not installed (pip install -r requirements.txt)")
-    return subprocess.run([exe, "-t=3.6-", "--violations", "--no-tips"] + [str(p) for p in paths],
-                          capture_output=True, text=True, timeout=300)
+    return run_vermin(*paths)
 
 
 def test_scoring_programs_target_python36():
@@ -32,7 +29,8 @@ def test_scoring_programs_target_python36():
 
 def test_built_scoring_programs_target_python36(built_bundles, tmp_path):
     """What participants and the platform actually run: each bundle's scoring_program.zip, runtime included."""
-    for name, (bundle, _) in built_bundles.items():
+    for name, built in built_bundles.items():
+        bundle = built.codabench
         target = tmp_path / name
         with zipfile.ZipFile(str(bundle)) as outer:
             zipfile.ZipFile(io.BytesIO(outer.read("scoring_program.zip"))).extractall(str(target))
@@ -40,6 +38,36 @@ def test_built_scoring_programs_target_python36(built_bundles, tmp_path):
     run = vermin(tmp_path)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "Minimum required versions: 3." in run.stdout
+
+
+def test_scoring_programs_import_only_the_standard_library():
+    """The platform images have numpy/pandas/sklearn of their own vintage; the programs must need none of them."""
+    local = set(p.stem for p in SCORING_PROGRAMS.rglob("*.py"))
+    for module in SCORING_PROGRAMS.rglob("*.py"):
+        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])
+            for name in names:
+                top = name.split(".")[0]
+                assert top in sys.stdlib_module_names or top in local, (module, name)
+
+
+def test_built_starting_kits_target_python36(built_bundles, tmp_path):
+    """The kits' baselines and helpers run on the participants' machines and in the platform images too."""
+    count = 0
+    for name, built in built_bundles.items():
+        with zipfile.ZipFile(str(built.codabench)) as outer:
+            for kit in [n for n in outer.namelist() if n.startswith("starting_kit_")]:
+                inner = zipfile.ZipFile(io.BytesIO(outer.read(kit)))
+                for member in inner.namelist():
+                    if member.endswith(".py") and not member.startswith("scoring_program/"):
+                        target = tmp_path / name / kit / member
+                        target.parent.mkdir(parents=True, exist_ok=True)
+                        target.write_bytes(inner.read(member))
+                        count += 1
+    assert count >= len(built_bundles)  # every task ships a baseline
+    run = vermin(tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
 
 
 @pytest.mark.parametrize("source", [

@@ -188,12 +188,6 @@ def test_baseline_ranks_by_shared_content_words():
         {"q1": ["x", "y"]}  # ties keep the public order
 
 
-def test_baseline_is_python36_standard_library():
-    proc = subprocess.run(["vermin", "-t=3.6-", "--violations", "--no-tips", str(BUNDLE / "starting_kit")],
-                          capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-
-
 # ---------------------------------------------------------------------------------------------------------------
 # Task definition
 
