@@ -10,7 +10,7 @@ import yaml
 from codalab_bundles import build, taskdef
 from conftest import ROOT
 from toy_task import make_toy
-import build_bundle
+from codalab_bundles import cli as build_bundle
 
 # Fields of the v1.5 Competition and CompetitionPhase models (codalab-platforms.md 1.2 and 1.4): any other key
 # aborts the upload.
@@ -237,3 +237,13 @@ def test_declared_keys_stay_out_of_the_built_program(tmp_path):
     task = make_toy(tmp_path)
     names = [name for name, _ in build.program_entries(task)]
     assert "score_keys.txt" not in names and "evaluate.py" in names
+
+
+def test_every_entry_runs_the_same_command_line(tmp_path):
+    """build_bundle.py (the layout's entry), python -m codalab_bundles and the codalab-bundles console script."""
+    import tomllib
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts == {"codalab-bundles": "codalab_bundles.cli:main"}
+    for argv in ([sys.executable, str(ROOT / "build_bundle.py")], [sys.executable, "-m", "codalab_bundles"]):
+        proc = subprocess.run(argv + ["validate", "--help"], capture_output=True, text=True, cwd=str(ROOT))
+        assert proc.returncode == 0 and "--platform" in proc.stdout, proc.stderr

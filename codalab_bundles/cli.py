@@ -1,0 +1,280 @@
+"""The command line: build competition bundles, replay a bundle's scoring step as the platform's worker would,
+validate any bundle, start a new task, and move an old CodaLab competition to Codabench.
+
+``python3 build_bundle.py ...`` (the entry the project layout requires) and the ``codalab-bundles`` console command
+(``pip install -e .``) both run ``main``.
+
+  python build_bundle.py [--task TASK]... [--reference [TASK:]SPLIT=DIR]... [--dist DIR] [--no-check]
+      Build dist/<task>.zip (Codabench) and dist/<task>-v1.5.zip (CodaLab v1.5) for every task in bundles/ (or
+      the ones named), print the phase dates Codabench stores from each, then replay each split's starting-kit
+      sample submission as a check.
+  python build_bundle.py replay BUNDLE.zip [SUBMISSION.zip] [--phase N] [--platform codabench|codalab] [--json]
+                                [--docker [--image IMAGE] [--network]]
+      Replay the scoring step of phase N (default: the first) on SUBMISSION.zip (default: the phase's
+      starting-kit sample submission) and report status, scores, unmatched keys and the participant's stderr.
+  python build_bundle.py validate BUNDLE.zip... [--platform codabench|codalab|both]
+      Check any bundle against what Codabench (default) and CodaLab v1.5 accept; exit 1 when something must change.
+  python build_bundle.py migrate OLD.zip [-o NEW.zip] [--wrap-scores] [--submission SUB.zip] [--json]
+      Turn a CodaLab v1.5 bundle or dump into a Codabench bundle that keeps its meaning (dates, ends, limits,
+      registration, ranking), and report every change, loss and manual step left; check the scoring program
+      (Python 3 syntax, a replay under the Codabench worker). --wrap-scores runs the unchanged program through a
+      wrapper that writes scores.json with CodaLab's rules and removes an output/metadata it writes.
+      Exit 0: nothing left to do by hand; 1: manual steps are listed; 2: the input cannot be migrated.
+  python build_bundle.py rescore BUNDLE.zip SUBMISSION... [--phase N] [--jobs J] [-o leaderboard.csv]
+      Score past submissions (zips, folders of zips, or unzipped folders) through the bundle's program as the
+      Codabench worker would, J at a time, and write the leaderboard as CSV and HTML (beside it), ranked by the
+      leaderboard's ranking column, with each submission's status and error.
+"""
+import argparse
+import json
+import os
+import sys
+import zipfile
+
+from . import build, migrate, replay, rescore, safe_zip, taskdef, validate
+
+
+def _parse_references(values, tasks):
+    """--reference [TASK:]SPLIT=DIR -> {task: {split: dir}}."""
+    overrides = {}
+    for value in values:
+        target, sep, folder = value.partition("=")
+        if not sep or not folder:
+            raise SystemExit("--reference %r: expected [TASK:]SPLIT=DIR" % value)
+        task, colon, split = target.rpartition(":")
+        if not colon:
+            if len(tasks) != 1:
+                raise SystemExit("--reference %r: name the task (TASK:SPLIT=DIR) when building several tasks"
+                                 % value)
+            task = tasks[0]
+        overrides.setdefault(task, {})[split] = folder
+    return overrides
+
+
+def build_main(argv):
+    parser = argparse.ArgumentParser(
+        prog="build_bundle.py", description="Build the Codabench and CodaLab v1.5 bundles of the tasks in bundles/.",
+        epilog="Other commands (each with --help): replay, validate, new, migrate, rescore.")
+    parser.add_argument("--task", action="append", help="build only this task (repeatable)")
+    parser.add_argument("--reference", action="append", default=[], metavar="[TASK:]SPLIT=DIR",
+                        help="use the gold data in DIR for SPLIT instead of reference_data/<task>/<split>")
+    parser.add_argument("--dist", default=str(build.DIST), help="output folder (default: dist/)")
+    parser.add_argument("--no-check", action="store_true", help="do not replay the sample submissions")
+    args = parser.parse_args(argv)
+    names = args.task or taskdef.task_names()
+    unknown = sorted(set(names) - set(taskdef.task_names()))
+    if unknown:
+        raise SystemExit("no task definition for %s (have: %s)" % (", ".join(unknown), ", ".join(taskdef.task_names())))
+    overrides = _parse_references(args.reference, names)
+    failures = 0
+    for name in names:
+        try:
+            task = taskdef.load_task(name, overrides.get(name))
+            unused = sorted(set(overrides.get(name, {})) - set(task.splits))
+            if unused:
+                raise taskdef.TaskDefinitionError("--reference names splits no phase of %s uses: %s (splits: %s)"
+                                                  % (name, ", ".join(unused), ", ".join(task.splits)))
+            built = build.build_task(task, args.dist)
+        except (taskdef.TaskDefinitionError, build.BuildError) as exc:
+            print("%s: not built: %s" % (name, exc), file=sys.stderr)
+            failures += 1
+            continue
+        print("built %s (Codabench) and %s (CodaLab v1.5)" % (built.codabench, built.codalab))
+        _print_schedules(task, built)
+        if not args.no_check:
+            failures += _check_samples(task, built)
+    return 1 if failures else 0
+
+
+def _when(value):
+    return value.strftime("%Y-%m-%d %H:%M:%S") if value else "no end"
+
+
+def _print_schedules(task, built):
+    """The phase dates Codabench stores from each bundle: the v2 one is task.yaml's (the build checks it)."""
+    for label, path, version in (("Codabench stores", built.codabench, "2"),
+                                 ("from the v1.5 bundle, Codabench's v1 import stores", built.codalab, "1")):
+        with zipfile.ZipFile(str(path)) as archive:
+            schedule = build.stored_schedule(archive.read("competition.yaml").decode("utf-8"), version)
+        print("  %s: %s" % (label, "; ".join("%s %s to %s" % (name, _when(start), _when(end))
+                                              for name, start, end in schedule)))
+    explicit = [p.label for p in task.phases if p.explicit_end]
+    if explicit:
+        print("  note: the v1.5 bundle cannot end %s before the next phase starts (v1.5 phases have no end)"
+              % ", ".join(explicit))
+
+
+def _check_samples(task, built):
+    """Replay the sample submission of the first phase of each split, on Codabench's bundle and worker and on
+    CodaLab's; returns the number of failures."""
+    failures = 0
+    checked = set()
+    for phase in task.phases:
+        if phase.split in checked:
+            continue
+        checked.add(phase.split)
+        for platform in ("codabench", "codalab"):
+            try:
+                report = replay.replay(getattr(built, platform), None, phase.number, platform=platform)
+            except replay.ReplayError as exc:
+                print("  phase %d (%s): no sample submission replayed: %s" % (phase.number, phase.label, exc))
+                break
+            scores = ", ".join("%s=%.4f" % kv for kv in report["scores"].items())
+            print("  phase %d (%s), sample submission on %s: %s %s" % (
+                phase.number, phase.label, replay.WORKERS[platform].label, report["status"],
+                scores or report["reason"] or ""))
+            if report["status"] != "Finished":
+                failures += 1
+                sys.stderr.write(report["stderr"])
+    return failures
+
+
+def _add_limit_options(parser):
+    group = parser.add_argument_group("extraction limits (every zip opened: the bundle, the submission, the zips "
+                                      "inside them)")
+    group.add_argument("--max-extract-mb", type=int, default=safe_zip.DEFAULT_MAX_BYTES // safe_zip.MIB,
+                       metavar="MB", help="most megabytes (MiB) one zip may extract to, nested zips included "
+                       "(default: %(default)s)")
+    group.add_argument("--max-entries", type=int, default=safe_zip.DEFAULT_MAX_ENTRIES, metavar="N",
+                       help="most entries one zip may hold, nested zips included (default: %(default)s)")
+    group.add_argument("--max-ratio", type=int, default=safe_zip.DEFAULT_MAX_RATIO, metavar="N",
+                       help="most an entry above %d MiB may inflate, uncompressed/compressed (default: "
+                       "%%(default)s)" % (safe_zip.RATIO_FLOOR // safe_zip.MIB))
+
+
+def _limits(parser, args):
+    if min(args.max_extract_mb, args.max_entries, args.max_ratio) <= 0:
+        parser.error("--max-extract-mb, --max-entries and --max-ratio must be positive")
+    return safe_zip.Limits(args.max_extract_mb * safe_zip.MIB, args.max_entries, args.max_ratio)
+
+
+def replay_main(argv):
+    parser = argparse.ArgumentParser(prog="build_bundle.py replay",
+                                     description="Replay a bundle's scoring step as the platform's worker would.")
+    parser.add_argument("bundle", help="a competition bundle zip (e.g. dist/toxic-spans.zip)")
+    parser.add_argument("submission", nargs="?", help="a submission zip (default: the starting kit's sample)")
+    parser.add_argument("--phase", type=int, help="phase number (default: the first phase)")
+    parser.add_argument("--json", action="store_true", help="print the report as one JSON object on the last line")
+    parser.add_argument("--keep", action="store_true", help="keep the run directory and print its path")
+    parser.add_argument("--platform", choices=sorted(replay.WORKERS), default="codabench",
+                        help="the worker to emulate (default: codabench; codalab: the v1.5 worker)")
+    parser.add_argument("--docker", action="store_true",
+                        help="run the program in Docker as the worker does (default: with this machine's python3)")
+    parser.add_argument("--image", help="with --docker: this image instead of the bundle's (e.g. the offline "
+                        "stand-in codalab-replay/standin:bullseye)")
+    parser.add_argument("--network", action="store_true",
+                        help="with --docker: leave the container's network on, as the real workers do")
+    _add_limit_options(parser)
+    args = parser.parse_args(argv)
+    limits = _limits(parser, args)
+    if (args.image or args.network) and not args.docker:
+        parser.error("--image and --network go with --docker")
+    executor = replay.DockerExecutor(args.image, args.network) if args.docker else None
+    try:
+        report = replay.replay(args.bundle, args.submission, args.phase, keep=args.keep, platform=args.platform,
+                               executor=executor, limits=limits)
+    except (replay.ReplayError, OSError) as exc:
+        print("replay: %s" % exc, file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(report, sort_keys=True))
+    else:
+        print(replay.format_report(report))
+    return 0 if report["status"] == "Finished" else 1
+
+
+def validate_main(argv):
+    parser = argparse.ArgumentParser(prog="build_bundle.py validate",
+                                     description="Check a competition bundle before uploading it.")
+    parser.add_argument("bundle", nargs="+", help="competition bundle zip(s), ours or anyone's")
+    parser.add_argument("--platform", choices=("codalab", "codabench", "both"),
+                        help="where it will be uploaded (default: codabench; both: also self-hosted CodaLab v1.5)")
+    parser.add_argument("--no-replay", action="store_true", help="do not replay the starting kits' samples")
+    parser.add_argument("--json", action="store_true", help="print the findings as one JSON object")
+    _add_limit_options(parser)
+    args = parser.parse_args(argv)
+    limits = _limits(parser, args)
+    platforms = None if args.platform is None else (
+        validate.PLATFORMS if args.platform == "both" else (args.platform,))
+    status = 0
+    results = {}
+    for path in args.bundle:
+        version, findings = validate.validate(path, platforms, replay=not args.no_replay, limits=limits)
+        results[path] = {"version": version, "passed": validate.passed(findings),
+                         "findings": [f.as_dict() for f in findings]}
+        if not args.json:
+            print(validate.format_findings(path, version, findings))
+        status = status or (0 if validate.passed(findings) else 1)
+    if args.json:
+        print(json.dumps(results, sort_keys=True))
+    return status
+
+
+def migrate_main(argv):
+    parser = argparse.ArgumentParser(prog="build_bundle.py migrate",
+                                     description="Turn a CodaLab v1.5 bundle or dump into a Codabench bundle, and "
+                                     "report every change, loss and manual step left.")
+    parser.add_argument("bundle", help="the old CodaLab competition bundle or dump (zip)")
+    parser.add_argument("-o", "--output", help="the Codabench bundle to write (default: OLD-codabench.zip beside "
+                        "OLD.zip)")
+    parser.add_argument("--wrap-scores", action="store_true",
+                        help="run the unchanged scoring program through a wrapper that writes scores.json from its "
+                        "scores.txt with CodaLab's rules and removes an output/metadata it writes")
+    parser.add_argument("--submission", help="replay this submission zip instead of the starting kits' samples")
+    parser.add_argument("--no-check", action="store_true", help="do not validate or replay the new bundle")
+    parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    args = parser.parse_args(argv)
+    try:
+        report = migrate.migrate(args.bundle, args.output, wrap_scores=args.wrap_scores,
+                                 submission=args.submission, check=not args.no_check)
+    except (migrate.MigrationError, OSError) as exc:
+        print("migrate: %s" % exc, file=sys.stderr)
+        return 2
+    print(json.dumps(report.as_dict(), sort_keys=True) if args.json else migrate.format_report(report))
+    return 1 if report.of(migrate.MANUAL) else 0
+
+
+def rescore_main(argv):
+    parser = argparse.ArgumentParser(prog="build_bundle.py rescore",
+                                     description="Score past submissions through a bundle's program as the Codabench "
+                                     "worker would, and write the leaderboard (CSV and HTML).")
+    parser.add_argument("bundle", help="the competition bundle (e.g. the migrated one)")
+    parser.add_argument("submissions", nargs="+", metavar="SUBMISSION",
+                        help="submission zips, folders of zips, or a folder that is one unzipped submission")
+    parser.add_argument("--phase", type=int, help="phase number whose program and gold score them (default: the "
+                        "first phase)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions scored at once "
+                        "(default: the number of CPUs)")
+    parser.add_argument("-o", "--output", default="leaderboard.csv",
+                        help="the CSV to write (default: leaderboard.csv); the HTML goes beside it")
+    args = parser.parse_args(argv)
+    try:
+        bundle_title = replay.Bundle(args.bundle).spec.get("title") or args.bundle
+        columns, ranking, rows = rescore.rescore(args.bundle, args.submissions, args.phase, args.jobs,
+                                                 progress_stream=sys.stderr)
+        page = rescore.write(args.output, "%s: rescored submissions" % bundle_title, columns, ranking, rows)
+    except (rescore.RescoreError, replay.ReplayError, OSError) as exc:
+        print("rescore: %s" % exc, file=sys.stderr)
+        return 2
+    failed = [row for row in rows if row["status"] != "Finished"]
+    print("%d submission(s) scored, %d failed; ranked by %s (%s): %s and %s" % (
+        len(rows) - len(failed), len(failed), ranking.key, ranking.sorting, args.output, page))
+    for row in failed:
+        print("  %s: %s: %s" % (row["submission"], row["status"], row["error"]))
+    return 1 if failed else 0
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "rescore":
+        return rescore_main(argv[1:])
+    if argv and argv[0] == "migrate":
+        return migrate_main(argv[1:])
+    if argv and argv[0] == "replay":
+        return replay_main(argv[1:])
+    if argv and argv[0] == "validate":
+        return validate_main(argv[1:])
+    if argv and argv[0] == "build":
+        argv = argv[1:]
+    return build_main(argv)
+
