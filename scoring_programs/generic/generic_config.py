@@ -58,7 +58,9 @@ def check_config(config):
     problems = ["unknown field %s for kind %s (fields: %s)" % (json.dumps(name), kind, ", ".join(sorted(fields)))
                 for name in sorted(config) if name not in fields]
     for name in _STRING_FIELDS:
-        if name in config and name in fields and not (isinstance(config[name], str) and config[name].strip()):
+        value = config.get(name)
+        if name in config and name in fields and not (isinstance(value, str) and (value.strip() or
+                                                                                   name == "separator" and value)):
             problems.append("%s must be a non-empty string" % json.dumps(name))
     for name in ("reference", "submission"):
         value = config.get(name, fields[name])
