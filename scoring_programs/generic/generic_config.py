@@ -67,7 +67,8 @@ def check_config(config):
         if not isinstance(value, str):
             continue
         if not _FILE_RE.match(value):
-            problems.append("%s must be a file name without folders (or *.ext), found %s" % (name, json.dumps(value)))
+            problems.append("%s must be a file name without folders, of letters, digits and _ . - (or *.ext), found %s"
+                            % (name, json.dumps(value)))
         elif kind in _FORMATS and not value.lower().endswith(_FORMATS[kind]):
             problems.append("%s of kind %s must end in %s, found %s"
                             % (name, kind, " or ".join(_FORMATS[kind]), json.dumps(value)))
@@ -84,8 +85,8 @@ def _check_keys(keys, kind):
     available = AVAILABLE_KEYS[kind]
     if not isinstance(keys, list) or not keys or not all(isinstance(k, str) for k in keys):
         return ["'keys' must be a non-empty list of score keys among %s" % ", ".join(available)]
-    problems = ["score key %s is not available for kind %s (available: %s)" % (json.dumps(k), kind, ", ".join(available))
-                for k in keys if k not in available]
+    problems = ["score key %s is not available for kind %s (available: %s)"
+                % (json.dumps(k), kind, ", ".join(available)) for k in keys if k not in available]
     if len(set(keys)) != len(keys):
         problems.append("'keys' lists a key twice")
     return problems
