@@ -1,0 +1,19 @@
+"""What every generic kind returns: the configured score keys in order, and a page for public and hidden gold."""
+from report_html import page, paragraph, section, table
+from scoring_runtime import HIDDEN_GOLD_RULE, Result
+
+DEFAULT_TITLE = "Detailed results"
+
+
+def make_result(config, values, render, notes=()):
+    """``values``: every metric of the kind by key; ``render(scores, gold_public)`` -> the page's sections."""
+    scores = [(key, values[key]) for key in config["keys"]]
+    title = config.get("title") or DEFAULT_TITLE
+    return Result(scores, html=page(title, *render(scores, True)), notes=notes,
+                  hidden_gold_html=page(title, *(render(scores, False) + [paragraph(HIDDEN_GOLD_RULE, "note")])))
+
+
+def scores_section(scores, totals=()):
+    """The scores (the first ranks the leaderboard) and figures over the whole set."""
+    rows = [(key + (" (ranks the leaderboard)" if i == 0 else ""), value) for i, (key, value) in enumerate(scores)]
+    return section("Scores", table(["measure", "value"], rows + list(totals)))
