@@ -14,6 +14,9 @@ validate any bundle, start a new task, and move an old CodaLab competition to Co
       starting-kit sample submission) and report status, scores, unmatched keys and the participant's stderr.
   python build_bundle.py validate BUNDLE.zip... [--platform codabench|codalab|both]
       Check any bundle against what Codabench (default) and CodaLab v1.5 accept; exit 1 when something must change.
+  python build_bundle.py new NAME --kind classification|multilabel|spans|ranking [--gold-dir DIR] [--title T]
+      Write a complete task of your own (task.yaml, pages rendered from it, logo, sample data or your gold split
+      into phases, starting kit with a baseline, metric card), scored by a generic program configured by data.
   python build_bundle.py migrate OLD.zip [-o NEW.zip] [--wrap-scores] [--submission SUB.zip] [--json]
       Turn a CodaLab v1.5 bundle or dump into a Codabench bundle that keeps its meaning (dates, ends, limits,
       registration, ranking), and report every change, loss and manual step left; check the scoring program
@@ -31,7 +34,7 @@ import os
 import sys
 import zipfile
 
-from . import build, migrate, replay, rescore, safe_zip, taskdef, validate
+from . import build, migrate, new_task, replay, rescore, safe_zip, taskdef, validate
 
 
 def _parse_references(values, tasks):
@@ -266,6 +269,8 @@ def rescore_main(argv):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "new":
+        return new_task.new_main(argv[1:])
     if argv and argv[0] == "rescore":
         return rescore_main(argv[1:])
     if argv and argv[0] == "migrate":

@@ -80,7 +80,15 @@ def page_bytes(task, key):
     if not name.endswith(".j2"):
         return (task.folder / "pages" / name).read_bytes()
     template = _page_environment(task).get_template(name)
-    return template.render(task=task, phase=_phase_by_label(task)).encode("utf-8")
+    return template.render(task=task, phase=_phase_by_label(task), program=_program(task)).encode("utf-8")
+
+
+def _program(task):
+    """A generic task's scoring.json with its defaults (file names, columns for the pages), else None."""
+    if not (task.scoring_program / "scoring.json").is_file():
+        return None
+    from . import generic_kits  # only generic tasks need the generic programs' configuration
+    return generic_kits.program_config(task.scoring_program.name)
 
 
 def page_files(task):

@@ -1,10 +1,13 @@
 """What every task must satisfy, whichever it is: one suite parametrised over bundles/*/task.yaml, so a new task
 (written by hand or by ``build_bundle.py new``) is covered without a test of its own."""
 import html.parser
+import json
+import re
 
 import pytest
 
 from codalab_bundles import build, render, replay, taskdef
+from conftest import ROOT, run_scoring_program
 
 TASKS = taskdef.task_names()
 
@@ -62,3 +65,46 @@ def test_leaderboard_columns_are_the_keys_the_program_writes(name, built_bundles
         assert sorted(report["scores"]) == sorted(c.key for c in task.columns)
         assert report["keys_without_column"] == [] or set(report["keys_without_column"]) <= set(declared)
         assert set(report["scores"]) | set(report["keys_without_column"]) == set(declared)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Metric cards: the sections every card has, and a worked example that is re-scored here
+
+CARD_SECTIONS = ("## Inputs", "## Worked example")
+FORMULA_SECTIONS = ("## Formula", "## Scores")
+
+
+def card_examples(text):
+    """The ```example blocks of a card: {"ref": {path: text}, "res": {path: text}, "scores": {key: value},
+    optional "gold_public": true, and for a generic task "config": fields laid over its scoring.json}."""
+    return [json.loads(block) for block in re.findall(r"```example\n(.*?)\n```", text, re.S)]
+
+
+@pytest.mark.parametrize("name", TASKS)
+def test_metric_card_has_its_sections_and_a_worked_example(name):
+    task = taskdef.load_task(name)
+    text = (task.scoring_program / "README.md").read_text(encoding="utf-8")
+    for section in CARD_SECTIONS:
+        assert section in text, section
+    assert any(section in text for section in FORMULA_SECTIONS)
+    assert card_examples(text), "the worked example needs an ```example block the suite can re-score"
+
+
+@pytest.mark.parametrize("name", TASKS)
+def test_metric_card_worked_example_scores_as_stated(name, tmp_path):
+    task = taskdef.load_task(name)
+    config = task.scoring_program / "scoring.json"
+    for n, example in enumerate(card_examples((task.scoring_program / "README.md").read_text(encoding="utf-8"))):
+        ref = dict(example["ref"])
+        if example.get("gold_public"):
+            ref["gold_is_public.txt"] = "the gold of this example is public\n"
+        env, program = {}, None
+        if config.is_file():  # a generic task: its configuration, with the example's files and columns
+            merged = dict(json.loads(config.read_text(encoding="utf-8")), **example.get("config", {}))
+            (tmp_path / ("config%d.json" % n)).write_text(json.dumps(merged))
+            env = {"GENERIC_SCORING_CONFIG": str(tmp_path / ("config%d.json" % n))}
+            program = ROOT / "scoring_programs" / "generic"
+        run = run_scoring_program(name, ref, example["res"], tmp_path / ("run%d" % n), program_dir=program, env=env)
+        assert run.returncode == 0, run.stderr
+        for key, value in example["scores"].items():
+            assert run.scores[key] == pytest.approx(value, abs=1e-9), key

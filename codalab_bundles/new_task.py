@@ -1,0 +1,200 @@
+"""``build_bundle.py new NAME --kind KIND``: a complete task that builds, validates and replays at once.
+
+Writes bundles/NAME/ (task.yaml, pages rendered from it at build time, logo, derive hooks, sample-data generator),
+scoring_programs/NAME/ (metadata, scoring.json, metric card: the generic scoring program, no code) and
+reference_data/NAME/<split>/ (sample gold, or the organizer's gold split into phases).
+"""
+import datetime
+import json
+import re
+import shutil
+from pathlib import Path
+
+import jinja2
+
+from . import build, generic_kits, loading
+from .render import _quote
+from .taskdef import BUNDLES, REFERENCE_DATA, ROOT, SCORING_PROGRAMS, task_names
+
+TEMPLATES = Path(__file__).resolve().parent / "templates" / "new"
+NAME_RE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+# The keys a new task shows, the first ranking; the organizer can list others of the kind in scoring.json.
+DEFAULT_KEYS = {"classification": ("macro_f1", "accuracy", "weighted_f1"),
+                "multilabel": ("samples_f1", "jaccard", "micro_f1", "macro_f1"),
+                "spans": ("spans_f1", "spans_precision", "spans_recall"),
+                "ranking": ("accuracy", "mrr")}
+LABELS = {"macro_f1": "Macro-F1", "accuracy": "Accuracy", "micro_f1": "Micro-F1", "weighted_f1": "Weighted F1",
+          "macro_precision": "Macro precision", "macro_recall": "Macro recall", "samples_f1": "Samples F1",
+          "jaccard": "Jaccard", "exact_match": "Exact match", "spans_f1": "F1", "spans_precision": "Precision",
+          "spans_recall": "Recall", "mrr": "MRR", "hits_at_3": "Hits@3", "hits_at_5": "Hits@5",
+          "hits_at_10": "Hits@10"}
+SPLITS = ("dev", "test")
+
+
+class NewTaskError(Exception):
+    pass
+
+
+def _environment():
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
+                             keep_trailing_newline=True)
+    env.filters.update(q=_quote, when=lambda d: d.strftime("%Y-%m-%d %H:%M:%S"))
+    return env
+
+
+def _gold_layout(kind, gold_dir, program):
+    """{split: {file name: bytes}} from the organizer's folder: dev/ and test/ subfolders, or one gold file that
+    is split by id (about 20% for development). Also returns the reference file name to configure."""
+    gold_dir = Path(gold_dir)
+    if not gold_dir.is_dir():
+        raise NewTaskError("--gold-dir %s is not a folder" % gold_dir)
+    if all((gold_dir / split).is_dir() for split in SPLITS):
+        layout = dict((split, dict((p.name, p.read_bytes()) for p in sorted((gold_dir / split).iterdir())
+                                   if p.is_file())) for split in SPLITS)
+        names = set(n for files in layout.values() for n in files if n != generic_kits.OPTIONS_FILE)
+        if len(names) != 1 or not all(layout.values()):
+            raise NewTaskError("%s/dev and %s/test must each hold the same gold file (found %s)"
+                               % (gold_dir, gold_dir, ", ".join(sorted(names)) or "none"))
+        return layout, names.pop()
+    files = [p for p in sorted(gold_dir.iterdir()) if p.is_file() and p.name != generic_kits.OPTIONS_FILE]
+    if len(files) != 1:
+        raise NewTaskError("--gold-dir %s must hold one gold file (or dev/ and test/ folders), found %d files"
+                           % (gold_dir, len(files)))
+    try:
+        parts = generic_kits.split_gold(kind, files[0], program)
+    except (ValueError, OSError, UnicodeDecodeError) as exc:
+        raise NewTaskError("%s: %s" % (files[0], exc))
+    return (dict((split, dict((n, t.encode("utf-8")) for n, t in files_.items())) for split, files_ in parts.items()),
+            files[0].name)
+
+
+def _example(kind):
+    """(prose, JSON) of a small worked example the generic suite re-scores: files and the scores they give."""
+    if kind == "classification":
+        ref = {"gold.csv": "id,label\n1,pos\n2,neg\n3,pos\n4,neu\n5,x\n"}
+        res = {"predictions.csv": "id,label\n1,pos\n2,pos\n3,pos\n4,neu\n5,neg\n"}
+        scores = {"macro_f1": 0.45, "accuracy": 0.6, "weighted_f1": 0.52}
+        prose = ("Gold pos, neg, pos, neu, x; predicted pos, pos, pos, neu, neg. Per class F1: pos 4/5, neg 0, "
+                 "neu 1, x 0, so `macro_f1` = 1.8/4 = 0.45; `accuracy` = 3/5 = 0.6; `weighted_f1` = (2 x 0.8 + 1 x 0 "
+                 "+ 1 x 1 + 1 x 0)/5 = 0.52.")
+    elif kind == "multilabel":
+        ref = {"gold.csv": "id,labels\n1,a|b\n2,\n3,c\n4,a\n"}
+        res = {"predictions.csv": "id,labels\n1,a\n2,\n3,c|d\n4,b\n"}
+        scores = {"samples_f1": 1.0 / 3, "jaccard": 0.25, "micro_f1": 0.5, "macro_f1": 5.0 / 12}
+        prose = ("Gold/predicted sets {a,b}/{a}, {}/{}, {c}/{c,d}, {a}/{b}: `samples_f1` = (2/3 + 0 + 2/3 + 0)/4 = "
+                 "1/3; `jaccard` = (1/2 + 0 + 1/2 + 0)/4 = 1/4; `micro_f1` = 4/8; `macro_f1` = (2/3 + 0 + 1 + 0)/4.")
+    elif kind == "spans":
+        ref = {"gold.csv": "spans,text\n\"[0, 1, 6]\",ab cd efg\n[],hello\n\"[10, 11, 12, 13, 14, 15]\",0123456789abcdef\n"}
+        res = {"spans-pred.txt": "0\t[0, 1, 4, 5]\n1\t[]\n2\t[]\n"}
+        scores = {"spans_f1": 11.0 / 21, "spans_precision": 0.5, "spans_recall": 5.0 / 9}
+        prose = ("Gold/predicted offsets {0,1,6}/{0,1,4,5}, {}/{}, {10..15}/{}: per post F1 4/7, 1, 0, so "
+                 "`spans_f1` = 11/21; precision 1/2, 1, 0 and recall 2/3, 1, 0 give 0.5 and 5/9.")
+    else:
+        ref = {"gold.json": "{\"q1\": \"a\", \"q2\": \"b\", \"q3\": \"c\", \"q4\": \"d\"}\n"}
+        res = {"predictions.json": "{\"q1\": [\"a\", \"b\"], \"q2\": [\"a\", \"b\"], \"q3\": [\"a\"], "
+                                   "\"q4\": [\"a\", \"b\", \"d\"]}\n"}
+        scores = {"accuracy": 0.25, "mrr": (1 + 0.5 + 0 + 1.0 / 3) / 4}
+        prose = ("The correct option is ranked 1, 2, not at all, 3: `accuracy` = 1/4; `mrr` = (1 + 1/2 + 0 + 1/3)/4.")
+    return prose, json.dumps({"ref": ref, "res": res, "scores": scores}, indent=1, sort_keys=True)
+
+
+def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=ROOT):
+    """Write the task's files under ``root``; returns the paths written. Raises NewTaskError."""
+    if not NAME_RE.match(name or ""):
+        raise NewTaskError("the task name %r must be lower-case letters and digits, words joined by '-' "
+                           "(e.g. sentiment or hotel-reviews): it names folders and bundle files" % name)
+    if kind not in generic_kits.KINDS:
+        raise NewTaskError("--kind is one of %s" % ", ".join(generic_kits.KINDS))
+    root = Path(root)
+    folders = (root / BUNDLES.relative_to(ROOT) / name, root / SCORING_PROGRAMS.relative_to(ROOT) / name,
+               root / REFERENCE_DATA.relative_to(ROOT) / name)
+    taken = [str(f.relative_to(root)) for f in folders if f.exists()]
+    if taken or name in task_names() and root == ROOT or name in ("common", "generic"):
+        raise NewTaskError("%s already exists: choose another name" % (", ".join(taken) or name))
+    config_module = generic_kits.generic_config()
+    keys = list(keys or DEFAULT_KEYS[kind])
+    config = {"kind": kind, "keys": keys, "title": title or name.replace("-", " ").title()}
+    layout = None
+    if kind == "spans":
+        config["reference"] = "gold.csv"  # the sample gold: the released tsd_*.csv layout (spans,text)
+    if gold_dir is not None:
+        layout, reference = _gold_layout(kind, gold_dir, config_module.with_defaults(config))
+        config["reference"] = reference
+    problems = config_module.check_config(config)
+    if problems:
+        raise NewTaskError("scoring.json would be wrong: %s" % "; ".join(problems))
+    program = config_module.with_defaults(config)
+    bundle, program_dir, reference_dir = folders
+    written = []
+
+    def write(path, data):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+        written.append(path)
+
+    env = _environment()
+    today = today or datetime.date.today()
+    dev_start = datetime.datetime(today.year, today.month, today.day) + datetime.timedelta(days=1)
+    test_start = dev_start + datetime.timedelta(weeks=6)
+    write(bundle / "task.yaml", env.get_template("task.yaml.j2").render(
+        name=name, kind=kind, title=config["title"], today=today.isoformat(), keys=keys, labels=LABELS,
+        description="Predict the %s of each item; ranked by %s." % (
+            {"classification": "label", "multilabel": "labels", "spans": "spans", "ranking": "best option"}[kind],
+            LABELS.get(keys[0], keys[0])),
+        dev_start=dev_start, test_start=test_start, end_date=test_start + datetime.timedelta(weeks=2, seconds=-1)))
+    for page in ("overview", "evaluation", "data", "terms"):
+        write(bundle / "pages" / ("%s.html.j2" % page), (TEMPLATES / "pages" / ("%s.html.j2" % page)).read_bytes())
+    logo = loading.load_file(root / "tools" / "make_logo.py", "make_logo_for_new")
+    write(bundle / "logo.png", logo.logo_png(name))
+    write(bundle / "derive.py", env.get_template("derive.py.j2").render(name=name, kind=kind))
+    write(program_dir / "metadata", build.METADATA)
+    write(program_dir / "scoring.json", json.dumps(config, indent=1) + "\n")
+    prose, example = _example(kind)
+    formula = "See `scoring_programs/generic/README.md`, section `%s`, for each key's formula." % kind
+    write(program_dir / "README.md", env.get_template("card.md.j2").render(
+        title=config["title"], kind=kind, program=program, keys=keys, formula=formula, example_text=prose,
+        example_json=example))
+    if layout is None:
+        write(bundle / "sample_data.py", env.get_template("sample_data.py.j2").render(name=name, kind=kind))
+        written.extend(generic_kits.write_sample_data(name, kind, reference_dir))
+    else:
+        for split, files in sorted(layout.items()):
+            for file_name, data in sorted(files.items()):
+                write(reference_dir / split / file_name, data)
+    return written
+
+
+def new_main(argv):
+    import argparse
+    import sys
+    parser = argparse.ArgumentParser(prog="build_bundle.py new", description=(
+        "Start a competition of your own: a complete task (task.yaml, pages, logo, sample or your gold, starting "
+        "kit, metric card) scored by a generic scoring program configured by data. It builds, validates and "
+        "replays at once; edit bundles/NAME/task.yaml and scoring_programs/NAME/scoring.json to adapt it."))
+    parser.add_argument("name", help="the task's name, e.g. sentiment (names its folders and dist/NAME.zip)")
+    parser.add_argument("--kind", required=True, choices=generic_kits.KINDS,
+                        help="classification (id,label CSV), multilabel (id,labels CSV), spans (character "
+                             "offsets), ranking (multiple choice)")
+    parser.add_argument("--gold-dir", help="your gold: dev/ and test/ folders, or one file split by id into "
+                                           "development (about 20%%) and test (default: synthetic sample data)")
+    parser.add_argument("--title", help="the competition's title (default: from the name)")
+    parser.add_argument("--keys", help="score keys, comma-separated, the first ranking (default: %s)" % "; ".join(
+        "%s: %s" % (k, ",".join(v)) for k, v in sorted(DEFAULT_KEYS.items())))
+    args = parser.parse_args(argv)
+    keys = [k.strip() for k in args.keys.split(",") if k.strip()] if args.keys else None
+    try:
+        written = create(args.name, args.kind, args.gold_dir, args.title, keys)
+    except NewTaskError as exc:
+        print("new: %s" % exc, file=sys.stderr)
+        return 2
+    for path in written:
+        print("wrote %s" % path.relative_to(ROOT))
+    print("next: python3 build_bundle.py --task %s && python3 build_bundle.py validate dist/%s.zip && "
+          "python3 build_bundle.py replay dist/%s.zip" % (args.name, args.name, args.name))
+    return 0
+
+
+def remove(name, root=ROOT):
+    """Delete a task made by ``create`` (tests and second thoughts)."""
+    for folder in (BUNDLES, SCORING_PROGRAMS, REFERENCE_DATA):
+        shutil.rmtree(str(Path(root) / folder.relative_to(ROOT) / name), ignore_errors=True)
