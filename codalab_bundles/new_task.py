@@ -95,7 +95,13 @@ def _example(kind):
                                    "\"q4\": [\"a\", \"b\", \"d\"]}\n"}
         scores = {"accuracy": 0.25, "mrr": (1 + 0.5 + 0 + 1.0 / 3) / 4}
         prose = ("The correct option is ranked 1, 2, not at all, 3: `accuracy` = 1/4; `mrr` = (1 + 1/2 + 0 + 1/3)/4.")
-    return prose, json.dumps({"ref": ref, "res": res, "scores": scores}, indent=1, sort_keys=True)
+    # The example's files are in the kind's default layout: the suite lays these fields over the task's config.
+    names = {"reference": sorted(ref)[0], "submission": sorted(res)[0]}
+    columns = {"classification": {"id_column": "id", "label_column": "label"},
+               "multilabel": {"id_column": "id", "labels_column": "labels", "separator": "|", "zero_division": 0},
+               "spans": {"spans_column": "spans"}, "ranking": {}}[kind]
+    example = {"config": dict(names, **columns), "gold_public": True, "ref": ref, "res": res, "scores": scores}
+    return prose, json.dumps(example, indent=1, sort_keys=True)
 
 
 def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=ROOT):
