@@ -3,7 +3,7 @@
 
   python3 bench/run.py [TASK ...] [--scales 1,10,100] [--repeat 3]
 
-Each bench/tasks/<task>.py writes synthetic input/ref and input/res for a scale; this driver runs
+Each bundles/<task>/bench.py writes synthetic input/ref and input/res for a scale; this driver runs
 scoring_programs/<task>/evaluate.py on them in a fresh interpreter (so interpreter start is included) and reports the
 best wall time of --repeat runs and the program's peak resident memory.
 
@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TASKS = Path(__file__).resolve().parent / "tasks"
+BUNDLES = ROOT / "bundles"
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -29,8 +29,8 @@ from codalab_bundles.loading import load_file  # noqa: E402
 import official  # noqa: E402  (bench/official.py)
 
 
-def load(name):
-    return load_file(TASKS / (name + ".py"))
+def load(task):
+    return load_file(BUNDLES / task / "bench.py")
 
 
 # Runs the scoring program from a small, fresh process: a child forked from this (large) driver would count the
@@ -81,7 +81,7 @@ def _cells(result):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("tasks", nargs="*", help="task names (default: every bench/tasks/*.py)")
+    parser.add_argument("tasks", nargs="*", help="task names (default: every task with a bundles/<task>/bench.py)")
     parser.add_argument("--scales", default="1,10,100")
     parser.add_argument("--repeat", type=int, default=3, help="runs per size below 100x (best is kept)")
     parser.add_argument("--official", default=None, metavar="DIR",
@@ -92,7 +92,7 @@ def main(argv=None):
                              "numpy, scipy)")
     args = parser.parse_args(argv)
     search = official.roots(args.official)
-    names = [t.replace("-", "_") for t in args.tasks] or sorted(p.stem for p in TASKS.glob("*.py"))
+    names = args.tasks or sorted(p.parent.name for p in BUNDLES.glob("*/bench.py"))
     scales = [int(s) for s in args.scales.split(",")]
     print("| task | real size | scale | seconds | peak MiB | seconds / 1x | official seconds | official peak MiB "
           "| official / ours (time) |")
@@ -100,7 +100,7 @@ def main(argv=None):
     notes = []
     for name in names:
         module = load(name)
-        task = name.replace("_", "-")
+        task = name
         base = None
         scratch = Path(tempfile.mkdtemp(prefix="bench-official-%s-" % task))
         code_dir = None

@@ -1,6 +1,6 @@
 """Importing a Python file by its path: derive hooks, kit baselines, sample-data generators, benchmark inputs.
 
-These files live in folders that are not packages (bundles/<task>/, tools/, bench/tasks/), and several tasks have
+These files live in folders that are not packages (bundles/<task>/, tools/), and several tasks have
 files of the same name (baseline.py), so each gets a module name made from its path.
 """
 import importlib.util

@@ -3,6 +3,8 @@
 import html.parser
 import json
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -108,3 +110,25 @@ def test_metric_card_worked_example_scores_as_stated(name, tmp_path):
         assert run.returncode == 0, run.stderr
         for key, value in example["scores"].items():
             assert run.scores[key] == pytest.approx(value, abs=1e-9), key
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The sample data: bundles/<task>/sample_data.py --out DIR writes exactly what reference_data/<task>/ holds
+
+
+def _files(folder):
+    return dict((p.relative_to(folder).as_posix(), p.read_bytes()) for p in sorted(folder.rglob("*")) if p.is_file())
+
+
+@pytest.mark.parametrize("name", TASKS)
+def test_sample_data_generator_reproduces_the_committed_data(name, tmp_path):
+    generator = ROOT / "bundles" / name / "sample_data.py"
+    if not generator.is_file():
+        pytest.skip("%s ships the organizer's gold, not generated sample data" % name)
+    proc = subprocess.run([sys.executable, str(generator), "--out", str(tmp_path / "out")], capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    made, committed = _files(tmp_path / "out"), _files(ROOT / "reference_data" / name)
+    assert sorted(made) == sorted(committed), "run: python3 bundles/%s/sample_data.py" % name
+    for path in made:
+        assert made[path] == committed[path], (path, "run: python3 bundles/%s/sample_data.py" % name)

@@ -1,6 +1,6 @@
 """Benchmark input for the food-hazard scoring program: synthetic gold and predictions at `scale` x the test set.
 
-The gold reuses the sample-data generator (tools/sample_data/food_hazard.py), with texts repeated to the size of
+The gold reuses the sample-data generator (bundles/food-hazard/sample_data.py), with texts repeated to the size of
 the real test file (about 2.5 MB for 997 rows), since parsing the CSV is most of the work. The submission has the
 index column, rows shuffled (so alignment by id is exercised) and about a third of the labels changed.
 """
@@ -14,8 +14,7 @@ REAL_SIZE = "997 rows"
 REAL_ROWS = 997
 TEXT_REPEAT = 7  # generated notices average ~340 characters, the real ones ~2,350
 
-_GENERATOR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir,
-                          "tools", "sample_data", "food_hazard.py")
+_GENERATOR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sample_data.py")
 
 
 def _generator():

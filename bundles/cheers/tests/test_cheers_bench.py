@@ -7,7 +7,7 @@ from sklearn.metrics import f1_score
 
 from conftest import ROOT
 
-bench = load_file(ROOT / "bench" / "tasks" / "cheers.py")
+bench = load_file(ROOT / "bundles" / "cheers" / "bench.py")
 
 
 def test_bench_input_is_a_scorable_run_of_the_real_size(tmp_path, score_submission):

@@ -21,7 +21,7 @@ def load(path, name):
     return load_file(path, name)
 
 
-generator = load(ROOT / "tools" / "sample_data" / "cheers.py", "cheers_sample_generator")
+generator = load(ROOT / "bundles" / "cheers" / "sample_data.py", "cheers_sample_generator")
 baseline = load(ROOT / "bundles" / "cheers" / "baseline.py", "cheers_baseline_under_test")
 derive = load(ROOT / "bundles" / "cheers" / "derive.py", "cheers_derive_under_test")
 
@@ -37,21 +37,6 @@ def sector_list(text):
 
 # ---------------------------------------------------------------------------------------------------------------
 # Sample data
-
-
-def test_generator_reproduces_the_committed_files_byte_for_byte(tmp_path):
-    generator.generate(str(tmp_path))
-    made = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
-    committed = sorted(p.relative_to(SAMPLE) for p in SAMPLE.rglob("*") if p.is_file())
-    assert made == committed and len(made) == 9
-    for name in made:
-        assert (tmp_path / name).read_bytes() == (SAMPLE / name).read_bytes(), name
-
-
-def test_generator_cli_writes_to_the_given_folder(tmp_path):
-    subprocess.run([sys.executable, str(ROOT / "tools" / "sample_data" / "cheers.py"), "--out", str(tmp_path)],
-                   check=True)
-    assert (tmp_path / "val" / "sentences_val_en.csv").read_bytes() == (SAMPLE / "val" / "sentences_val_en.csv").read_bytes()
 
 
 def test_another_seed_gives_other_data(tmp_path):

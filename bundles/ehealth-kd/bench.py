@@ -1,7 +1,7 @@
 """Benchmark input for the eHealth-KD 2019 scoring program at ``scale`` times the real test collection.
 
 The real test has 8,800 sentences in scenario 1, of which 100 are annotated, and 100 sentences in each of
-scenarios 2 and 3. Sentences come from the sample-data generator (tools/sample_data/ehealth_kd.py). As a real
+scenarios 2 and 3. Sentences come from the sample-data generator (bundles/ehealth-kd/sample_data.py). As a real
 system does, the submission annotates every sentence of scenario 1 (the official baseline wrote 59,000 key
 phrases there), so reading the submission is most of the work. It is a noisy copy of the full annotations:
 key phrases dropped, relabelled, cut to a partial match or added, relations dropped, relabelled or added.
@@ -17,8 +17,7 @@ KEYPHRASE_LABELS = ("Concept", "Action", "Predicate", "Reference")
 RELATION_LABELS = ("is-a", "same-as", "has-property", "part-of", "causes", "entails", "in-time", "in-place",
                    "in-context", "subject", "target", "domain", "arg")
 
-_GENERATOR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir,
-                          "tools", "sample_data", "ehealth_kd.py")
+_GENERATOR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sample_data.py")
 
 
 def _generator():

@@ -1,12 +1,12 @@
 """Generate the sample Recipe-MPR gold shipped with the project (our own synthetic queries, not the real dataset).
 
-    python3 tools/sample_data/recipe_mpr.py [--out-dir reference_data/recipe-mpr]
+    python3 bundles/recipe-mpr/sample_data.py [--out reference_data/recipe-mpr]
 
 Each query asks for a dish (named, which makes it Specific, or only by a main ingredient) with one or two
 requirements; the five options are the correct recipe and four near misses, each failing one part of the query.
 Like the released dataset, the correct option comes first and the fields are query, query_type, options, answer
 and correctness_explanation. The queries are split into dev/ and test/ with the same seeded split as the real data
-(tools/split_recipe_mpr.py). Same seed, same bytes.
+(bundles/recipe-mpr/split_data.py). Same seed, same bytes.
 """
 import argparse
 import collections
@@ -14,8 +14,8 @@ import os
 import random
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from split_recipe_mpr import split_queries, write_splits  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from split_data import split_queries, write_splits  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_OUT = os.path.join(ROOT, "reference_data", "recipe-mpr")
@@ -166,7 +166,7 @@ def generate(count=QUERY_COUNT, seed=SEED):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out-dir", default=DEFAULT_OUT, help="default: %(default)s")
+    parser.add_argument("--out", dest="out_dir", default=DEFAULT_OUT, help="default: %(default)s")
     args = parser.parse_args(argv)
     dev, test = split_queries(generate(), DEV_SIZE)
     write_splits(args.out_dir, dev, test)

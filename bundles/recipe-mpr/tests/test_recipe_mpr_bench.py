@@ -4,7 +4,7 @@ import json
 
 from conftest import ROOT
 
-bench = load_file(ROOT / "bench" / "tasks" / "recipe_mpr.py")
+bench = load_file(ROOT / "bundles" / "recipe-mpr" / "bench.py")
 
 
 def test_bench_input_scores(tmp_path, score_submission):

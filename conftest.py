@@ -1,4 +1,5 @@
-"""Shared test helpers: paths, the optional real datasets, and running a scoring program as CodaLab would."""
+"""Shared test helpers, for tests/ and bundles/<task>/tests/: paths, the optional real datasets, vermin, and running
+a scoring program as CodaLab would."""
 import json
 import os
 import shutil
@@ -8,12 +9,14 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parent
 SHARED = ROOT.parent / "shared"
 DATASETS = SHARED / "datasets"
 
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scoring_programs" / "common"))
+# Test helpers shared by the generic suite (tests/) and each task's own tests (bundles/<task>/tests/).
+sys.path.insert(0, str(ROOT / "tests"))
 
 
 def run_vermin(*paths, **kwargs):

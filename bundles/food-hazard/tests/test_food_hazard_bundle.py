@@ -27,7 +27,7 @@ def _load(name, path):
 
 derive = _load("food_hazard_derive", TASK_DIR / "derive.py")
 baseline = _load("food_hazard_baseline", TASK_DIR / "kit" / "baseline.py")
-bench = _load("food_hazard_bench", ROOT / "bench" / "tasks" / "food_hazard.py")
+bench = _load("food_hazard_bench", ROOT / "bundles" / "food-hazard" / "bench.py")
 
 
 def run_hooks(tmp_path, reference_dir, split="valid"):

@@ -8,7 +8,7 @@ import numpy as np
 from conftest import ROOT
 from test_toxic_spans_metric import official_f1
 
-bench = load_file(ROOT / "bench" / "tasks" / "toxic_spans.py")
+bench = load_file(ROOT / "bundles" / "toxic-spans" / "bench.py")
 
 
 def test_bench_input_scores_as_the_official_definition(tmp_path, score_submission):

@@ -1,6 +1,6 @@
 """Split a Recipe-MPR dataset file (such as 500QA.json) into the competition's Development and Test gold.
 
-    python3 tools/split_recipe_mpr.py 500QA.json OUT_DIR [--dev-size 100] [--seed 2023]
+    python3 bundles/recipe-mpr/split_data.py 500QA.json OUT_DIR [--dev-size 100] [--seed 2023]
 
 writes OUT_DIR/dev/dev.json and OUT_DIR/test/test.json, JSON lists in the dataset's own schema; then build with
     python3 build_bundle.py --reference dev=OUT_DIR/dev --reference test=OUT_DIR/test

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate the food-hazard sample reference data: invented food-recall notices with SemEval-2025 Task 9 labels.
 
-    python3 tools/sample_data/food_hazard.py [--out reference_data/food-hazard]
+    python3 bundles/food-hazard/sample_data.py [--out reference_data/food-hazard]
 
 writes <out>/valid/incidents_valid_sample.csv and <out>/test/incidents_test_sample.csv in the layout of the real release: a
 leading unnamed index column, then year, month, day, country, title, text and the four label columns. Texts are

@@ -1,6 +1,6 @@
 """Generate the toxic-spans sample reference data: invented news comments with character-offset gold spans.
 
-    python3 tools/sample_data/toxic_spans.py [OUT_DIR]     (default: reference_data/toxic-spans)
+    python3 bundles/toxic-spans/sample_data.py [--out OUT_DIR]     (default: reference_data/toxic-spans)
 
 Writes OUT_DIR/trial/tsd_trial_sample.csv and OUT_DIR/test/tsd_test_sample.csv in the released layout: header `spans,text`,
 `spans` a Python list literal of character offsets ("[10, 11, 12]" or "[]"), LF record ends, quotes only where
@@ -217,7 +217,7 @@ def write_split(out_dir, split):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Write the toxic-spans sample reference data.")
-    parser.add_argument("out_dir", nargs="?", default=DEFAULT_OUT,
+    parser.add_argument("--out", dest="out_dir", default=DEFAULT_OUT,
                         help="folder that gets trial/ and test/ (default: reference_data/toxic-spans)")
     args = parser.parse_args(argv)
     for split in SPLITS:

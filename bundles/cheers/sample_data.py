@@ -10,7 +10,7 @@ Writes, for each split (train, val, test), OUT/<split>/:
   documents_<split>_en.csv     project_name, country_code, doc_id, doc_text, doc_url
   immap_sector_name_to_id.json sector name -> id
 
-Usage: python3 tools/sample_data/cheers.py [--out reference_data/cheers] [--seed 2021]
+Usage: python3 bundles/cheers/sample_data.py [--out reference_data/cheers] [--seed 2021]
 """
 import argparse
 import csv

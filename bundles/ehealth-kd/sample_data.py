@@ -1,7 +1,7 @@
 """Generate the eHealth-KD 2019 sample reference data: invented Spanish health sentences with key phrases and
 relations, in the three-scenario layout of the 2019 test collection.
 
-    python3 tools/sample_data/ehealth_kd.py [OUT_DIR]     (default: reference_data/ehealth-kd)
+    python3 bundles/ehealth-kd/sample_data.py [--out OUT_DIR]     (default: reference_data/ehealth-kd)
 
 Writes OUT_DIR/<split>/scenario1-main/, scenario2-taskA/, scenario3-taskB/, each with input_scenarioN.txt,
 output_a_scenarioN.txt and output_b_scenarioN.txt, for the splits trial, development and test. Scenario 1 mixes
@@ -241,7 +241,7 @@ def write_split(out_dir, split):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Write the eHealth-KD 2019 sample reference data.")
-    parser.add_argument("out_dir", nargs="?", default=DEFAULT_OUT,
+    parser.add_argument("--out", dest="out_dir", default=DEFAULT_OUT,
                         help="output folder (default: reference_data/ehealth-kd)")
     args = parser.parse_args(argv)
     for split in SPLITS:
