@@ -132,3 +132,37 @@ def test_sample_data_generator_reproduces_the_committed_data(name, tmp_path):
     assert sorted(made) == sorted(committed), "run: python3 bundles/%s/sample_data.py" % name
     for path in made:
         assert made[path] == committed[path], (path, "run: python3 bundles/%s/sample_data.py" % name)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The task as one unit
+
+
+def _task_named_in(path):
+    """The task whose id (as ehealth-kd, ehealth_kd or ehealthkd) is a word of the path, or None."""
+    tokens = re.split(r"[/.]", path)
+    for name in TASKS:
+        for spelling in set([name, name.replace("-", "_"), name.replace("-", "")]):
+            word = re.compile(r"(^|_)%s(_|$)" % re.escape(spelling))
+            if any(token == spelling or word.search(token) for token in tokens):
+                return name
+    return None
+
+
+def test_every_file_of_a_task_lives_in_its_own_folders():
+    """What belongs to one task (its id in the path) lives in bundles/<task>, scoring_programs/<task> or
+    reference_data/<task>, so adding, moving or deleting a task is three folders."""
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=str(ROOT), check=True,
+                            stdout=subprocess.PIPE).stdout.decode().splitlines()
+    assert len(listed) > 100
+    homes = ("bundles", "scoring_programs", "reference_data")
+    misplaced = [path for path in listed if _task_named_in(path) and
+                 not any(path.startswith("%s/%s/" % (home, _task_named_in(path))) for home in homes)]
+    assert misplaced == []
+
+
+def test_the_ownership_rule_can_fail():
+    assert [_task_named_in(p) for p in ("tools/sample_data/toxic_spans.py", "tests/test_ehealth_kd_bundle.py",
+                                        "bench/tasks/food_hazard.py", "tests/test_generic_spans.py",
+                                        "bundles/recipe-mpr/task.yaml")] == [
+        "toxic-spans", "ehealth-kd", "food-hazard", None, "recipe-mpr"]

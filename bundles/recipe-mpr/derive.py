@@ -14,7 +14,7 @@ from codalab_bundles.loading import load_file, scoring_module
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The scorer's gold reader, so that public query ids are exactly the ones the scorer expects.
-load_reference = scoring_module("recipe-mpr", "recipe_gold").load_reference
+load_reference = scoring_module("recipe-mpr", "recipe_mpr_gold").load_reference
 
 PUBLIC_FILE = "queries.json"
 SUBMISSION_FILE = "predictions.json"

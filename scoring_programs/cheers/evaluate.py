@@ -10,10 +10,10 @@ sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pard
 
 from scoring_runtime import SubmissionError, ReferenceDataError, Result, main  # noqa: E402,F401
 
-import cheers_metrics  # noqa: E402
+import cheers_metric  # noqa: E402
 import cheers_report  # noqa: E402
 from cheers_gold import read_gold  # noqa: E402
-from cheers_run_file import read_run  # noqa: E402
+from cheers_submission import read_run  # noqa: E402
 
 
 def human_summary(relevance_f1, sectors_accuracy, humimpact):
@@ -29,18 +29,18 @@ def score(ref_dir, res_dir):
     rows = []
     for key, sentence in gold.sentences.items():
         prediction = predictions[key]
-        credit = cheers_metrics.sector_credit(sentence.relevant, sentence.sectors,
+        credit = cheers_metric.sector_credit(sentence.relevant, sentence.sectors,
                                               prediction.relevant, prediction.sector)
         rows.append((sentence, prediction, credit))
     gold_flags = [int(s.relevant) for s, _, _ in rows]
     predicted_flags = [int(p.relevant) for _, p, _ in rows]
-    relevance_f1 = cheers_metrics.macro_f1(gold_flags, predicted_flags)
-    sectors_accuracy = cheers_metrics.sector_accuracy(c for _, _, c in rows)
-    humimpact = cheers_metrics.hum_impact(relevance_f1, sectors_accuracy)
+    relevance_f1 = cheers_metric.macro_f1(gold_flags, predicted_flags)
+    sectors_accuracy = cheers_metric.sector_accuracy(c for _, _, c in rows)
+    humimpact = cheers_metric.hum_impact(relevance_f1, sectors_accuracy)
     scores = [("relevance_f1_score_macro", relevance_f1), ("sectorids_accuracy", sectors_accuracy),
               ("HumImpact", humimpact)]
     html = cheers_report.build(gold, rows, gold_flags, predicted_flags,
-                               cheers_metrics.f1_per_class(gold_flags, predicted_flags), scores)
+                               cheers_metric.f1_per_class(gold_flags, predicted_flags), scores)
     return Result(scores, html=html, notes=human_summary(relevance_f1, sectors_accuracy, humimpact))
 
 

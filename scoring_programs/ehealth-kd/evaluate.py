@@ -12,11 +12,11 @@ sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pard
 
 from scoring_runtime import SubmissionError, ReferenceDataError, Result, main, read_text  # noqa: E402
 
-import kd_report  # noqa: E402
-from kd_collection import FormatProblem, load_scenario  # noqa: E402
-from kd_layout import SCENARIOS, expected_layout, find_scenarios  # noqa: E402
-from kd_matching import match_sentence  # noqa: E402
-from kd_metrics import Counts, keyphrase_counts, relation_counts  # noqa: E402
+import ehealth_kd_report  # noqa: E402
+from ehealth_kd_format import FormatProblem, load_scenario  # noqa: E402
+from ehealth_kd_layout import SCENARIOS, expected_layout, find_scenarios  # noqa: E402
+from ehealth_kd_matching import match_sentence  # noqa: E402
+from ehealth_kd_metric import Counts, keyphrase_counts, relation_counts  # noqa: E402
 
 TITLE = "eHealth-KD 2019: detailed results"
 KEYS = {1: ("main_score", "m_prec", "m_rec"), 2: ("a_f1", "a_prec", "a_rec"), 3: ("b_f1", "b_prec", "b_rec")}
@@ -152,8 +152,8 @@ def score(ref_dir, res_dir):
         scores.extend(zip(KEYS[number], figures))
     # The runtime shows the first page only when the reference data says its gold is public (trial, development).
     page_notes = [note for note in notes if note.startswith(("Note:", "Warning:"))]
-    return Result(scores, kd_report.build(TITLE, outcomes, True, page_notes), notes,
-                  hidden_gold_html=kd_report.build(TITLE, outcomes, False, page_notes))
+    return Result(scores, ehealth_kd_report.build(TITLE, outcomes, True, page_notes), notes,
+                  hidden_gold_html=ehealth_kd_report.build(TITLE, outcomes, False, page_notes))
 
 
 if __name__ == "__main__":

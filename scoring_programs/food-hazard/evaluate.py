@@ -11,7 +11,7 @@ sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pard
 from scoring_runtime import SubmissionError, ReferenceDataError, Result, main  # noqa: E402,F401
 from scoring_runtime import find_reference_file, find_submission_file  # noqa: E402
 
-from food_hazard_data import SUBMISSION_NAME, SUBTASKS, read_gold, read_submission  # noqa: E402
+from food_hazard_format import SUBMISSION_NAME, SUBTASKS, read_gold, read_submission  # noqa: E402
 from food_hazard_metric import two_step_score  # noqa: E402
 from food_hazard_report import detailed_results  # noqa: E402
 

@@ -100,7 +100,7 @@ def read_spans(directory, config, error, gold=None):
 
 
 def post_scores(predicted, gold):
-    """(F1, precision, recall) of one post, as toxic-spans' spans_metric.post_scores (bit for bit)."""
+    """(F1, precision, recall) of one post, as toxic-spans' toxic_spans_metric.post_scores (bit for bit)."""
     if not gold or not predicted:
         value = 1.0 if not gold and not predicted else 0.0
         return value, value, value

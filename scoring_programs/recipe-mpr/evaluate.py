@@ -9,10 +9,10 @@ import sys
 sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "common"))
 
 from scoring_runtime import SubmissionError, ReferenceDataError, Result, main  # noqa: E402,F401
-from recipe_gold import load_reference  # noqa: E402
-from recipe_metrics import Evaluation  # noqa: E402
-from recipe_predictions import load_predictions  # noqa: E402
-from recipe_report import render  # noqa: E402
+from recipe_mpr_gold import load_reference  # noqa: E402
+from recipe_mpr_metric import Evaluation  # noqa: E402
+from recipe_mpr_submission import load_predictions  # noqa: E402
+from recipe_mpr_report import render  # noqa: E402
 
 TITLE = "Recipe-MPR: detailed results"
 

@@ -13,9 +13,9 @@ sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pard
 
 from scoring_runtime import SubmissionError, ReferenceDataError, Result, main  # noqa: E402,F401
 
-from spans_files import read_gold, read_predictions  # noqa: E402
-from spans_metric import summarize  # noqa: E402
-from spans_report import build_report  # noqa: E402
+from toxic_spans_layout import read_gold, read_predictions  # noqa: E402
+from toxic_spans_metric import summarize  # noqa: E402
+from toxic_spans_report import build_report  # noqa: E402
 
 TITLE = "SemEval-2021 Task 5: Toxic Spans Detection"
 

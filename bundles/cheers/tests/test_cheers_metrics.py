@@ -9,7 +9,7 @@ from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "scoring_programs" / "cheers"))
 
-from cheers_metrics import hum_impact, macro_f1, sector_accuracy, sector_credit  # noqa: E402
+from cheers_metric import hum_impact, macro_f1, sector_accuracy, sector_credit  # noqa: E402
 
 # (gold is_relevant, predicted is_relevant, macro-F1 worked out by hand)
 MACRO_F1_CASES = [

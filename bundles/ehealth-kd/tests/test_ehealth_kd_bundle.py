@@ -19,7 +19,7 @@ FOLDERS = {1: "scenario1-main", 2: "scenario2-taskA", 3: "scenario3-taskB"}
 KEYS = ["main_score", "m_prec", "m_rec", "a_f1", "a_prec", "a_rec", "b_f1", "b_prec", "b_rec"]
 
 sys.path.insert(0, str(ROOT / "scoring_programs" / TASK))
-from kd_collection import load_scenario  # noqa: E402
+from ehealth_kd_format import load_scenario  # noqa: E402
 
 
 def module(path, name):

@@ -8,9 +8,9 @@ from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "scoring_programs" / "ehealth-kd"))
 
-from kd_collection import FormatProblem, load_scenario, text_lines, word_spans  # noqa: E402
-from kd_matching import match_sentence, overlaps  # noqa: E402
-from kd_metrics import Counts, keyphrase_counts, label_table, relation_counts  # noqa: E402
+from ehealth_kd_format import FormatProblem, load_scenario, text_lines, word_spans  # noqa: E402
+from ehealth_kd_matching import match_sentence, overlaps  # noqa: E402
+from ehealth_kd_metric import Counts, keyphrase_counts, label_table, relation_counts  # noqa: E402
 
 # The worked example of the metric card (scoring_programs/ehealth-kd/README.md).
 SENTENCE = "La gripe, también llamada influenza, es una enfermedad que afecta las vías respiratorias y causa fiebre."

@@ -14,8 +14,8 @@ TASK = "recipe-mpr"
 PROGRAM = ROOT / "scoring_programs" / TASK
 sys.path.insert(0, str(PROGRAM))
 
-from recipe_gold import QUERY_TYPES, parse_reference  # noqa: E402
-from recipe_metrics import Evaluation  # noqa: E402
+from recipe_mpr_gold import QUERY_TYPES, parse_reference  # noqa: E402
+from recipe_mpr_metric import Evaluation  # noqa: E402
 
 TYPES = QUERY_TYPES
 

@@ -11,8 +11,8 @@ from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "scoring_programs" / "toxic-spans"))
 
-from spans_format import parse_offsets, describe_list_problem, split_line  # noqa: E402
-from spans_metric import post_scores, summarize, f1_bin, F1_BIN_LABELS  # noqa: E402
+from toxic_spans_format import parse_offsets, describe_list_problem, split_line  # noqa: E402
+from toxic_spans_metric import post_scores, summarize, f1_bin, F1_BIN_LABELS  # noqa: E402
 
 
 def official_f1(predictions, gold):

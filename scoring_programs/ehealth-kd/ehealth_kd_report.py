@@ -1,6 +1,6 @@
 """The detailed results page: counts per scenario, per-label figures, and (only for splits whose gold is public)
 example sentences with their missing and spurious items marked."""
-from kd_metrics import KINDS, label_table
+from ehealth_kd_metric import KINDS, label_table
 from report_html import bar_chart, esc, page, paragraph, section, table
 from scoring_runtime import HIDDEN_GOLD_RULE, predicted_only
 

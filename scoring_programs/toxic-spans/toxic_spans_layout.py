@@ -7,7 +7,7 @@ import os
 
 from scoring_runtime import (SubmissionError, ReferenceDataError, find_reference_file, find_submission_file,
                              read_text, iter_lines, read_csv)
-from spans_format import parse_offsets, describe_list_problem, split_line
+from toxic_spans_format import parse_offsets, describe_list_problem, split_line
 
 GOLD_TXT = "spans-gold.txt"
 PRED_TXT = "spans-pred.txt"

@@ -3,7 +3,7 @@ import math
 from collections import Counter
 from itertools import chain, repeat
 
-from recipe_gold import QUERY_TYPES
+from recipe_mpr_gold import QUERY_TYPES
 
 
 def answer_rank(ranking, answer):

@@ -5,7 +5,7 @@ Participants see this page in test phases, so it shows means, counts and a histo
 from report_html import page, section, paragraph, table, histogram
 from scoring_runtime import HIDDEN_GOLD_RULE
 
-from spans_metric import F1_BIN_LABELS, Summary
+from toxic_spans_metric import F1_BIN_LABELS, Summary
 
 
 def _share(count, total):
