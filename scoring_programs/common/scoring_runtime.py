@@ -189,15 +189,17 @@ def iter_lines(text):
     return enumerate(text.splitlines(), 1)
 
 
-def read_csv(path, label=None, error=SubmissionError, strip_spaces=False, stream=False):
+def read_csv(path, label=None, error=SubmissionError, strip_spaces=False, stream=False, columns=None):
     """Read a CSV file as (header, rows) where rows are (line number, list of cells).
 
     The line number is the one where the record starts, so multi-line quoted cells are reported usefully.
     Empty records are skipped. With ``strip_spaces``, spaces around cells are removed. With ``stream``, rows is
     an iterator, so a caller that keeps a few columns does not hold every cell (long texts) in memory.
+    ``columns``, called with the header, may return the positions of the only cells the caller reads: in rows with
+    as many cells as the header, the others may then be '' (plain CSV skips them instead of building them).
     """
     label = label or os.path.basename(path)
-    records = _csv_records(path, label, error, strip_spaces)
+    records = _csv_records(path, label, error, strip_spaces, columns)
     header = next(records, None)
     if header is None:
         raise error("%s is empty: expected a header line" % label)
@@ -224,12 +226,12 @@ def _is_blank(record):
     return not record or (len(record) == 1 and not record[0].strip())
 
 
-def _csv_records(path, label, error, strip_spaces):
+def _csv_records(path, label, error, strip_spaces, columns=None):
     """Non-blank records as (line, cells): plain CSV through fast_csv, the rest (and every error) by the csv module."""
     done = 0
     if not strip_spaces:
         try:
-            for line, record in fast_csv.records(path):
+            for line, record in fast_csv.records(path, columns):
                 done += 1
                 if not _is_blank(record):
                     yield line, record
