@@ -62,7 +62,7 @@ def records(path, columns=None):
     raises NotPlain.
     """
     record_at, cells_of, partial = _RECORD.match, _CELLS.findall, _PARTIAL.match
-    sparse_at, chosen, blank = None, (), None
+    sparse_at, chosen, blank, every = None, (), None, False
     line = 1
     text = b""
     first = True
@@ -83,22 +83,33 @@ def records(path, columns=None):
                 if b"\0" in chunk:
                     raise NotPlain()
                 text += chunk
+                find = text.find
                 has_cr = b"\r" in text
                 pos, size = 0, len(text)
                 while pos < size:
-                    if sparse_at is not None:
+                    while sparse_at is not None and pos < size:  # rows as wide as the header
                         match = sparse_at(text, pos)
-                        if match is not None and (eof or match.group(len(chosen) + 1)):
-                            stop = match.end()
+                        if match is None:
+                            break
+                        cells = match.groups()
+                        if not (cells[-1] or eof):
+                            break  # the record may go on in the next chunk
+                        stop = match.end()
+                        if every and find(b'"', pos, stop) < 0:  # no quoted cell: the cells are the parts
+                            record = text[pos:stop - len(cells[-1])].decode("utf-8").split(",")
+                        elif every:
+                            record = [(raw[1:-1].replace(b'""', b'"') if raw[:1] == b'"' else raw).decode("utf-8")
+                                      for raw in cells[:-1]]
+                        else:
                             record = list(blank)
-                            for position, raw in zip(chosen, match.groups()):
-                                if raw[:1] == b'"':
-                                    raw = raw[1:-1].replace(b'""', b'"')
-                                record[position] = raw.decode("utf-8")
-                            yield line, record
-                            line += _line_breaks(text, pos, stop, has_cr)
-                            pos = stop
-                            continue
+                            for position, raw in zip(chosen, cells):
+                                record[position] = (raw[1:-1].replace(b'""', b'"') if raw[:1] == b'"'
+                                                    else raw).decode("utf-8")
+                        yield line, record
+                        line += _line_breaks(text, pos, stop, True) if has_cr else text.count(b"\n", pos, stop)
+                        pos = stop
+                    if pos >= size:
+                        break
                     match = record_at(text, pos)
                     if match is None or not (eof or match.group(1)):
                         if eof or not (match or partial(text, pos)):
@@ -114,6 +125,7 @@ def records(path, columns=None):
                         width, blank = len(record), [""] * len(record)
                         chosen = columns(record) if columns is not None else None
                         chosen = range(width) if chosen is None else sorted(set(i for i in chosen if 0 <= i < width))
+                        every = len(chosen) == width
                         if 1 < width <= _MAX_WIDTH:  # one cell left '' would read as a blank line
                             sparse_at = _sparse_record(width, chosen).match
                     yield line, record

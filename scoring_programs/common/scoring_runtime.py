@@ -233,7 +233,7 @@ def _csv_records(path, label, error, strip_spaces, columns=None):
         try:
             for line, record in fast_csv.records(path, columns):
                 done += 1
-                if not _is_blank(record):
+                if len(record) > 1 or record[0].strip():  # not blank (fast_csv never returns [])
                     yield line, record
             return
         except fast_csv.NotPlain:

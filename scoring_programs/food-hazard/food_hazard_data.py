@@ -130,23 +130,26 @@ def _submission_columns(header):
 def _order_by_id(table, gold):
     """Positions of the gold rows in the submission, checking that the two sets of ids are the same."""
     name = SUBMISSION_NAME
-    where = {}
-    for row_id, line in zip(table.ids, table.lines):
-        if row_id in where:
-            raise SubmissionError("%s, line %d: id %s appears twice (first on line %d)"
-                                  % (name, line, shorten(row_id), table.lines[where[row_id]]))
-        where[row_id] = len(where)
+    where = dict(zip(table.ids, range(len(table.ids))))
+    if len(where) < len(table.ids):
+        where = {}
+        for row_id, line in zip(table.ids, table.lines):
+            if row_id in where:
+                raise SubmissionError("%s, line %d: id %s appears twice (first on line %d)"
+                                      % (name, line, shorten(row_id), table.lines[where[row_id]]))
+            where[row_id] = len(where)
     gold_ids = set(gold.ids)
-    for row_id, line in zip(table.ids, table.lines):
-        if row_id not in gold_ids:
-            raise SubmissionError("%s, line %d: id %s is not an id of the data file (ids run %s to %s there)"
-                                  % (name, line, shorten(row_id), gold.ids[0], gold.ids[-1]))
-    missing = [row_id for row_id in gold.ids if row_id not in where]
-    if missing:
+    if not gold_ids.issuperset(where):
+        for row_id, line in zip(table.ids, table.lines):
+            if row_id not in gold_ids:
+                raise SubmissionError("%s, line %d: id %s is not an id of the data file (ids run %s to %s there)"
+                                      % (name, line, shorten(row_id), gold.ids[0], gold.ids[-1]))
+    if len(where) < len(gold_ids):
+        missing = [row_id for row_id in gold.ids if row_id not in where]
         shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
         raise SubmissionError("%s: %d of the %d ids of the data file have no row (%s)"
                               % (name, len(missing), len(gold.ids), shown))
-    return [where[row_id] for row_id in gold.ids]
+    return list(map(where.__getitem__, gold.ids))
 
 
 def read_submission(path, gold):
