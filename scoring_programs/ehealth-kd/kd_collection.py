@@ -11,6 +11,7 @@ the sentences the caller asks for (``wanted``) keep their annotations: in scenar
 """
 import bisect
 import io
+import re
 
 from scoring_runtime import parse_integer, quote
 
@@ -112,14 +113,17 @@ class _Line(object):
         return "%s, line %d" % (self.name, self.number)
 
 
-def _ascii_digits(field):
-    """True for a field of ASCII digits only: int() alone would also take '１', '1_000' and ' 7'."""
-    return field.isdigit() and max(field) <= "9"
+# A plain number: ASCII digits only (int() alone would also take '１', '1_000' and ' 7'), few enough to be exact.
+_PLAIN_NUMBER = re.compile(r"[0-9]{1,18}\Z").match
+# Well-formed lines in their usual shape (one span, single spaces, no stray whitespace), read in one match; any
+# other line goes through the field-by-field checks and their messages.
+_PLAIN_KEYPHRASE = re.compile(r"([0-9]{1,18})\t([0-9]{1,18}) ([0-9]{1,18})\t([^\t\r\n]*)(?:\t[^\t\r\n]*)?\n?\Z").match
+_PLAIN_RELATION = re.compile(r"([^\t\r\n]*)\t([0-9]{1,18})\t([0-9]{1,18})\n?\Z").match
 
 
 def _key_id(field, where):
     """The fast path for a well-formed id, else the runtime's rules (and their message)."""
-    return int(field) if _ascii_digits(field) and len(field) <= 18 else _whole_number(field, where)
+    return int(field) if _PLAIN_NUMBER(field) else _whole_number(field, where)
 
 
 def _whole_number(field, where):
@@ -132,8 +136,7 @@ def _whole_number(field, where):
 def _parse_spans(field, where):
     if ";" not in field:  # one span, the common case: the checks of _checked_spans, in short
         bounds = field.split()
-        if len(bounds) == 2 and _ascii_digits(bounds[0]) and _ascii_digits(bounds[1]) \
-                and len(bounds[0]) <= 18 and len(bounds[1]) <= 18:
+        if len(bounds) == 2 and _PLAIN_NUMBER(bounds[0]) and _PLAIN_NUMBER(bounds[1]):
             start, end = int(bounds[0]), int(bounds[1])
             if start <= end:
                 return [(start, end)]
@@ -175,20 +178,30 @@ def _load_keyphrases(lines, name, scenario, wanted):
         total += len(text) + 1
     by_id = {}  # id -> its Keyphrase when its sentence is kept, else its sentence index
     where = _Line(name)
+    plain = _PLAIN_KEYPHRASE
     for number, raw in enumerate(lines, 1):
-        if not raw or raw.isspace():
-            continue
         where.number = number
-        fields = raw.rstrip("\r\n").split("\t")
-        if len(fields) not in (3, 4):
-            raise _wrong_fields(where, len(fields), "ID<TAB>START END[;START END...]<TAB>LABEL[<TAB>TEXT]")
-        kid = _key_id(fields[0], where)
-        label = fields[2].strip()
-        if not label:
-            raise FormatProblem(where, "an empty label", "the label is empty")
-        if kid in by_id:
-            raise FormatProblem(where, "a duplicate key-phrase ID", "the key-phrase ID %d is used twice" % kid)
-        spans = _parse_spans(fields[1], where)
+        match = plain(raw)
+        if match is not None:
+            kid, start, end, label = match.groups()
+            kid, start, end, label = int(kid), int(start), int(end), label.strip()
+            if label and start <= end and kid not in by_id:
+                spans = [(start, end)]
+            else:
+                match = None  # the checks below say what is wrong, in their order
+        if match is None:
+            if not raw or raw.isspace():
+                continue
+            fields = raw.rstrip("\r\n").split("\t")
+            if len(fields) not in (3, 4):
+                raise _wrong_fields(where, len(fields), "ID<TAB>START END[;START END...]<TAB>LABEL[<TAB>TEXT]")
+            kid = _key_id(fields[0], where)
+            label = fields[2].strip()
+            if not label:
+                raise FormatProblem(where, "an empty label", "the label is empty")
+            if kid in by_id:
+                raise FormatProblem(where, "a duplicate key-phrase ID", "the key-phrase ID %d is used twice" % kid)
+            spans = _parse_spans(fields[1], where)
         # The key phrase belongs to the sentence where its first span (as written) starts, and its spans are kept
         # as they are, as the official scorer does: a span reaching into another sentence (a discontinuous phrase
         # whose second span crosses the line) is accepted and simply matches no gold key phrase.
@@ -199,7 +212,10 @@ def _load_keyphrases(lines, name, scenario, wanted):
                                 % (first, spans[0][1], total))
         index = bisect.bisect_right(starts, first) - 1
         base, length = starts[index], len(texts[index])
-        if any(start < base or end > base + length for start, end in spans):
+        if len(spans) == 1:
+            if first < base or spans[0][1] > base + length:
+                scenario.cross_sentence_keyphrases.append(number)
+        elif any(start < base or end > base + length for start, end in spans):
             scenario.cross_sentence_keyphrases.append(number)
         if wanted is not None and index not in wanted:
             by_id[kid] = index
@@ -219,24 +235,32 @@ def _load_keyphrases(lines, name, scenario, wanted):
 def _load_relations(lines, name, scenario, by_id):
     seen = set()
     where = _Line(name)
+    plain, find = _PLAIN_RELATION, by_id.get
     for number, raw in enumerate(lines, 1):
-        if not raw or raw.isspace():
-            continue
         where.number = number
-        fields = raw.rstrip("\r\n").split("\t")
-        if len(fields) != 3:
-            raise _wrong_fields(where, len(fields), "LABEL<TAB>SOURCE_ID<TAB>TARGET_ID")
-        label = fields[0].strip().lower()
-        if not label:
-            raise FormatProblem(where, "an empty relation label", "the relation label is empty")
-        ends = []
-        for field in fields[1:]:
-            kid = _key_id(field, where)
-            if kid not in by_id:
-                raise FormatProblem(where, "an unknown key-phrase ID",
-                                    "the key-phrase ID %d is not defined in the output_a file" % kid)
-            ends.append(by_id[kid])
-        source, target = ends
+        match = plain(raw)
+        if match is not None:
+            label, source, target = match.groups()
+            label, source, target = label.strip().lower(), find(int(source)), find(int(target))
+            if not label or source is None or target is None:
+                match = None  # the checks below say what is wrong, in their order
+        if match is None:
+            if not raw or raw.isspace():
+                continue
+            fields = raw.rstrip("\r\n").split("\t")
+            if len(fields) != 3:
+                raise _wrong_fields(where, len(fields), "LABEL<TAB>SOURCE_ID<TAB>TARGET_ID")
+            label = fields[0].strip().lower()
+            if not label:
+                raise FormatProblem(where, "an empty relation label", "the relation label is empty")
+            ends = []
+            for field in fields[1:]:
+                kid = _key_id(field, where)
+                if kid not in by_id:
+                    raise FormatProblem(where, "an unknown key-phrase ID",
+                                        "the key-phrase ID %d is not defined in the output_a file" % kid)
+                ends.append(by_id[kid])
+            source, target = ends
         index = source if type(source) is int else source.sentence
         if index != (target if type(target) is int else target.sentence):
             scenario.cross_sentence_relations += 1  # the official scorer ignores relations between sentences
