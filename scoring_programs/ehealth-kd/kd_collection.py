@@ -118,6 +118,7 @@ _PLAIN_NUMBER = re.compile(r"[0-9]{1,18}\Z").match
 # Well-formed lines in their usual shape (one span, single spaces, no stray whitespace), read in one match; any
 # other line goes through the field-by-field checks and their messages.
 _PLAIN_KEYPHRASE = re.compile(r"([0-9]{1,18})\t([0-9]{1,18}) ([0-9]{1,18})\t([^\t\r\n]*)(?:\t[^\t\r\n]*)?\n?\Z").match
+_PLAIN_SPANS = re.compile(r"[0-9]{1,18} [0-9]{1,18}(?:;[0-9]{1,18} [0-9]{1,18})+\Z").match
 _PLAIN_RELATION = re.compile(r"([^\t\r\n]*)\t([0-9]{1,18})\t([0-9]{1,18})\n?\Z").match
 
 
@@ -140,6 +141,10 @@ def _parse_spans(field, where):
             start, end = int(bounds[0]), int(bounds[1])
             if start <= end:
                 return [(start, end)]
+    elif _PLAIN_SPANS(field):  # several spans in their usual shape
+        spans = [(int(start), int(end)) for start, end in (piece.split(" ") for piece in field.split(";"))]
+        if all(start <= end for start, end in spans):
+            return spans
     return _checked_spans(field, where)
 
 
@@ -178,15 +183,23 @@ def _load_keyphrases(lines, name, scenario, wanted):
         total += len(text) + 1
     by_id = {}  # id -> its Keyphrase when its sentence is kept, else its sentence index
     where = _Line(name)
-    plain = _PLAIN_KEYPHRASE
+    plain, after, crossing = _PLAIN_KEYPHRASE, bisect.bisect_right, scenario.cross_sentence_keyphrases
     for number, raw in enumerate(lines, 1):
         where.number = number
         match = plain(raw)
         if match is not None:
             kid, start, end, label = match.groups()
-            kid, start, end, label = int(kid), int(start), int(end), label.strip()
-            if label and start <= end and kid not in by_id:
-                spans = [(start, end)]
+            kid, start, end = int(kid), int(start), int(end)
+            if start <= end and start < total and kid not in by_id and label.strip():
+                # All the checks below pass: a single span in a sentence the caller does not need, placed as
+                # below, in short.
+                index = after(starts, start) - 1
+                if wanted is not None and index not in wanted:
+                    if end > starts[index] + len(texts[index]):
+                        crossing.append(number)
+                    by_id[kid] = index
+                    continue
+                label, spans = label.strip(), [(start, end)]
             else:
                 match = None  # the checks below say what is wrong, in their order
         if match is None:
@@ -241,9 +254,15 @@ def _load_relations(lines, name, scenario, by_id):
         match = plain(raw)
         if match is not None:
             label, source, target = match.groups()
-            label, source, target = label.strip().lower(), find(int(source)), find(int(target))
-            if not label or source is None or target is None:
+            source, target = find(int(source)), find(int(target))
+            if source is None or target is None or not label.strip():
                 match = None  # the checks below say what is wrong, in their order
+            elif type(source) is int and type(target) is int:  # between sentences the caller does not need
+                if source != target:
+                    scenario.cross_sentence_relations += 1
+                continue
+            else:
+                label = label.strip().lower()
         if match is None:
             if not raw or raw.isspace():
                 continue
