@@ -117,7 +117,8 @@ class _Line(object):
 _PLAIN_NUMBER = re.compile(r"[0-9]{1,18}\Z").match
 # Well-formed lines in their usual shape (one span, single spaces, no stray whitespace), read in one match; any
 # other line goes through the field-by-field checks and their messages.
-_PLAIN_KEYPHRASE = re.compile(r"([0-9]{1,18})\t([0-9]{1,18}) ([0-9]{1,18})\t([^\t\r\n]*)(?:\t[^\t\r\n]*)?\n?\Z").match
+_PLAIN_KEYPHRASE = re.compile(r"([0-9]{1,18})\t([0-9]{1,18}) ([0-9]{1,18})((?:;[0-9]{1,18} [0-9]{1,18})*)"
+                              r"\t([^\t\r\n]*)(?:\t[^\t\r\n]*)?\n?\Z").match
 _PLAIN_SPANS = re.compile(r"[0-9]{1,18} [0-9]{1,18}(?:;[0-9]{1,18} [0-9]{1,18})+\Z").match
 _PLAIN_RELATION = re.compile(r"([^\t\r\n]*)\t([0-9]{1,18})\t([0-9]{1,18})\n?\Z").match
 
@@ -185,26 +186,35 @@ def _load_keyphrases(lines, name, scenario, wanted):
     where = _Line(name)
     plain, after, crossing = _PLAIN_KEYPHRASE, bisect.bisect_right, scenario.cross_sentence_keyphrases
     for number, raw in enumerate(lines, 1):
-        where.number = number
         match = plain(raw)
         if match is not None:
-            kid, start, end, label = match.groups()
+            kid, start, end, more, label = match.groups()
             kid, start, end = int(kid), int(start), int(end)
-            if start <= end and start < total and kid not in by_id and label.strip():
-                # All the checks below pass: a single span in a sentence the caller does not need, placed as
+            if more:
+                spans = [(start, end)]
+                spans.extend((int(a), int(b)) for a, b in (piece.split(" ") for piece in more[1:].split(";")))
+                ordered = all(a <= b for a, b in spans)
+            else:
+                ordered = start <= end
+            if ordered and start < total and kid not in by_id and label.strip():
+                # All the checks below pass: a key phrase of a sentence the caller does not need is placed as
                 # below, in short.
                 index = after(starts, start) - 1
                 if wanted is not None and index not in wanted:
-                    if end > starts[index] + len(texts[index]):
+                    limit = starts[index] + len(texts[index])
+                    if end > limit if not more else any(a < starts[index] or b > limit for a, b in spans):
                         crossing.append(number)
                     by_id[kid] = index
                     continue
-                label, spans = label.strip(), [(start, end)]
+                label = label.strip()
+                if not more:
+                    spans = [(start, end)]
             else:
                 match = None  # the checks below say what is wrong, in their order
         if match is None:
             if not raw or raw.isspace():
                 continue
+            where.number = number  # a line in the usual shape raises nothing: no need to number it
             fields = raw.rstrip("\r\n").split("\t")
             if len(fields) not in (3, 4):
                 raise _wrong_fields(where, len(fields), "ID<TAB>START END[;START END...]<TAB>LABEL[<TAB>TEXT]")
@@ -250,7 +260,6 @@ def _load_relations(lines, name, scenario, by_id):
     where = _Line(name)
     plain, find = _PLAIN_RELATION, by_id.get
     for number, raw in enumerate(lines, 1):
-        where.number = number
         match = plain(raw)
         if match is not None:
             label, source, target = match.groups()
@@ -266,6 +275,7 @@ def _load_relations(lines, name, scenario, by_id):
         if match is None:
             if not raw or raw.isspace():
                 continue
+            where.number = number  # a line in the usual shape raises nothing: no need to number it
             fields = raw.rstrip("\r\n").split("\t")
             if len(fields) != 3:
                 raise _wrong_fields(where, len(fields), "LABEL<TAB>SOURCE_ID<TAB>TARGET_ID")
