@@ -12,6 +12,8 @@ the sentences the caller asks for (``wanted``) keep their annotations: in scenar
 import bisect
 import io
 import re
+from itertools import compress, islice, repeat
+from operator import and_, ne, not_
 
 from scoring_runtime import parse_integer, quote
 
@@ -121,6 +123,8 @@ _PLAIN_KEYPHRASE = re.compile(r"([0-9]{1,18})\t([0-9]{1,18}) ([0-9]{1,18})((?:;[
                               r"\t([^\t\r\n]*)(?:\t[^\t\r\n]*)?\n?\Z").match
 _PLAIN_SPANS = re.compile(r"[0-9]{1,18} [0-9]{1,18}(?:;[0-9]{1,18} [0-9]{1,18})+\Z").match
 _PLAIN_RELATION = re.compile(r"([^\t\r\n]*)\t([0-9]{1,18})\t([0-9]{1,18})\n?\Z").match
+_PLAIN_RELATIONS = re.compile(r"^([^\t\r\n]*)\t([0-9]{1,18})\t([0-9]{1,18})$", re.M).findall  # one per line
+_BATCH = 4096  # relation lines read together
 
 
 def _key_id(field, where):
@@ -185,6 +189,7 @@ def _load_keyphrases(lines, name, scenario, wanted):
     by_id = {}  # id -> its Keyphrase when its sentence is kept, else its sentence index
     where = _Line(name)
     plain, after, crossing = _PLAIN_KEYPHRASE, bisect.bisect_right, scenario.cross_sentence_keyphrases
+    near, low, high = -1, 0, 0  # the sentence of the last key phrase placed here, from offset low to high
     for number, raw in enumerate(lines, 1):
         match = plain(raw)
         if match is not None:
@@ -199,7 +204,11 @@ def _load_keyphrases(lines, name, scenario, wanted):
             if ordered and start < total and kid not in by_id and label.strip():
                 # All the checks below pass: a key phrase of a sentence the caller does not need is placed as
                 # below, in short.
-                index = after(starts, start) - 1
+                if low <= start < high:  # in the sentence of the key phrase before, as they usually are
+                    index = near
+                else:
+                    index = after(starts, start) - 1
+                    near, low, high = index, starts[index], starts[index + 1] if index + 1 < len(starts) else total
                 if wanted is not None and index not in wanted:
                     limit = starts[index] + len(texts[index])
                     if end > limit if not more else any(a < starts[index] or b > limit for a, b in spans):
@@ -258,8 +267,55 @@ def _load_keyphrases(lines, name, scenario, wanted):
 def _load_relations(lines, name, scenario, by_id):
     seen = set()
     where = _Line(name)
+    lines = iter(lines)
+    number = 1
+    while True:
+        batch = list(islice(lines, _BATCH))
+        if not batch:
+            return
+        if not _plain_relations(batch, number, scenario, by_id, seen):
+            _relation_lines(enumerate(batch, number), where, scenario, by_id, seen)
+        number += len(batch)
+
+
+def _plain_relations(batch, number, scenario, by_id, seen):
+    """Read a batch of lines that are all relations in the usual shape between known key phrases, in C calls
+    except for the few relations that touch a sentence the caller keeps; False (nothing done) for any other
+    batch, which _relation_lines then reads line by line."""
+    rows = _PLAIN_RELATIONS("".join(batch))
+    if len(rows) != len(batch):
+        return False
+    labels, sources, targets = zip(*rows)
+    find = by_id.get
+    sources, targets = list(map(find, map(int, sources))), list(map(find, map(int, targets)))
+    if None in sources or None in targets or not all(map(str.strip, labels)):
+        return False
+    # Relations between two sentences the caller does not need are only counted when they cross sentences.
+    placed = list(map(and_, map(isinstance, sources, repeat(int)), map(isinstance, targets, repeat(int))))
+    scenario.cross_sentence_relations += sum(map(ne, compress(sources, placed), compress(targets, placed)))
+    for position in compress(range(len(batch)), map(not_, placed)):
+        _keep_relation(labels[position].strip().lower(), sources[position], targets[position], number + position,
+                       scenario, seen)
+    return True
+
+
+def _keep_relation(label, source, target, number, scenario, seen):
+    index = source if type(source) is int else source.sentence
+    if index != (target if type(target) is int else target.sentence):
+        scenario.cross_sentence_relations += 1  # the official scorer ignores relations between sentences
+        return
+    if isinstance(source, int):
+        return  # a sentence the caller does not need
+    key = (label, source.id, target.id)  # IDs are unique in the file, so one set serves every sentence
+    if key in seen:
+        return  # duplicates count once, in gold and submission alike
+    seen.add(key)
+    scenario.kept[index].relations.append(Relation(label, source, target, number))
+
+
+def _relation_lines(numbered_lines, where, scenario, by_id, seen):
     plain, find = _PLAIN_RELATION, by_id.get
-    for number, raw in enumerate(lines, 1):
+    for number, raw in numbered_lines:
         match = plain(raw)
         if match is not None:
             label, source, target = match.groups()
@@ -290,17 +346,7 @@ def _load_relations(lines, name, scenario, by_id):
                                         "the key-phrase ID %d is not defined in the output_a file" % kid)
                 ends.append(by_id[kid])
             source, target = ends
-        index = source if type(source) is int else source.sentence
-        if index != (target if type(target) is int else target.sentence):
-            scenario.cross_sentence_relations += 1  # the official scorer ignores relations between sentences
-            continue
-        if isinstance(source, int):
-            continue  # a sentence the caller does not need
-        key = (label, source.id, target.id)  # IDs are unique in the file, so one set serves every sentence
-        if key in seen:
-            continue  # duplicates count once, in gold and submission alike
-        seen.add(key)
-        scenario.kept[index].relations.append(Relation(label, source, target, number))
+        _keep_relation(label, source, target, number, scenario, seen)
 
 
 def load_scenario(sentence_lines, a_lines, b_lines, a_name, b_name, wanted=None):
