@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark the scoring programs at 1x, 10x and 100x their real test size.
 
-  python3 bench/run.py [TASK ...] [--scales 1,10,100] [--repeat 3]
+  python3 bench/run.py [TASK ...] [--scales 1,10,100] [--repeat 3] [--repeat-large 1]
 
 Each bundles/<task>/bench.py writes synthetic input/ref and input/res for a scale; this driver runs
 scoring_programs/<task>/evaluate.py on them in a fresh interpreter (so interpreter start is included) and reports the
@@ -84,6 +84,7 @@ def main(argv=None):
     parser.add_argument("tasks", nargs="*", help="task names (default: every task with a bundles/<task>/bench.py)")
     parser.add_argument("--scales", default="1,10,100")
     parser.add_argument("--repeat", type=int, default=3, help="runs per size below 100x (best is kept)")
+    parser.add_argument("--repeat-large", type=int, default=1, help="runs at 100x and above (best is kept)")
     parser.add_argument("--official", default=None, metavar="DIR",
                         help="folder(s) holding checkouts or mirrors of the official scorers (default: $%s)"
                              % official.ENV)
@@ -117,7 +118,7 @@ def main(argv=None):
             other = None
             try:
                 module.make_input(work / "input", scale)
-                repeat = args.repeat if scale < 100 else 1
+                repeat = args.repeat if scale < 100 else args.repeat_large
                 runs = [measure(task, work / "input", work / "output") for _ in range(repeat)]
                 seconds = min(r[0] for r in runs)
                 memory = max(r[1] for r in runs)

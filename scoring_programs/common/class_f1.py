@@ -5,6 +5,7 @@ gold, scores 0. Macro-F1 is the unweighted mean over the union of gold and predi
 ``sklearn.metrics.f1_score(average='macro')`` computes it (so one class everywhere, all correct, gives 1.0).
 """
 import math
+from collections import Counter
 
 
 class ClassCounts(object):
@@ -33,15 +34,17 @@ class ClassCounts(object):
 def class_counts(gold, predicted):
     """{label: ClassCounts} over the union of the labels in ``gold`` and ``predicted`` (equal-length sequences)."""
     counts = {}
-    for truth, guess in zip(gold, predicted):
+    # Rows counted per (gold, predicted) pair in C; pairs come in the order they first appear, so the classes enter
+    # ``counts`` in the order of their first row, as a loop over the rows would put them.
+    for (truth, guess), rows in Counter(zip(gold, predicted)).items():
         if truth not in counts:
             counts[truth] = ClassCounts()
-        counts[truth].support += 1
+        counts[truth].support += rows
         if guess not in counts:
             counts[guess] = ClassCounts()
-        counts[guess].predicted += 1
+        counts[guess].predicted += rows
         if truth == guess:
-            counts[truth].correct += 1
+            counts[truth].correct += rows
     return counts
 
 

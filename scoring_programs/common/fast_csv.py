@@ -6,21 +6,30 @@ regular expressions take whole quoted cells at once from large chunks of the fil
 would read the same way is accepted: quoted cells closed right before a comma or a line end, unquoted cells with no
 quote or lone carriage return, no NUL. Anything else raises ``NotPlain`` (before that record is returned) and the
 caller reads on with the csv module, which also gives the exact error messages.
+
+The file is read as bytes: the characters that shape CSV are ASCII, and in UTF-8 an ASCII byte is never part of
+another character, so records and cells split the same way as in the decoded text; each cell is decoded when it is
+returned, which checks it is UTF-8 (or raises NotPlain). Records with as many cells as the header are taken in one
+match of a pattern made for that width. With ``columns``, only the chosen cells of such records are decoded (the
+others are returned as ''): long texts that the caller never reads are skipped, and not checked to be UTF-8.
 """
-import io
 import re
 
 _CHUNK = 1 << 20
 _MAX_RECORD = 64 << 20  # a record still open after this much text is not plain CSV
+_MAX_WIDTH = 256  # wider headers: rows cell by cell (a pattern per width would take long to compile)
 
-_QUOTED = r'"[^"]*(?:""[^"]*)*"'
-_PLAIN = r'[^,"\r\n]*'
+_QUOTED = b'"[^"]*(?:""[^"]*)*"'
+_PLAIN = b'[^,"\r\n]*'
+_CELL = b"(?:" + _QUOTED + b"|" + _PLAIN + b")"
 # A whole record and the line end that closes it (none at the end of the text read so far); then its cells.
-_RECORD = re.compile(r'(?:%s|%s)(?:,(?:%s|%s))*(\r\n|\n|\Z)' % (_QUOTED, _PLAIN, _QUOTED, _PLAIN))
-_CELLS = re.compile(r'(%s)?(%s)(,|\r\n|\n|\Z)' % (_QUOTED, _PLAIN))
+_RECORD = re.compile(_CELL + b"(?:," + _CELL + b")*(\r\n|\n|\\Z)")
+_CELLS = re.compile(b"(" + _QUOTED + b")?(" + _PLAIN + b")(,|\r\n|\n|\\Z)")
 # What may precede the end of the text read so far when a record goes on in the next chunk: whole cells, then an
 # open quoted cell, or a cell and the \r of a \r\n.
-_PARTIAL = re.compile(r'(?:(?:%s|%s),)*(?:"[^"]*(?:""[^"]*)*"?|(?:%s|%s)\r)?\Z' % (_QUOTED, _PLAIN, _QUOTED, _PLAIN))
+_PARTIAL = re.compile(b'(?:' + _CELL + b',)*(?:"[^"]*(?:""[^"]*)*"?|' + _CELL + b'\r)?\\Z')
+
+_BOM = b"\xef\xbb\xbf"
 
 
 class NotPlain(Exception):
@@ -30,30 +39,77 @@ class NotPlain(Exception):
 def _line_breaks(text, start, end, has_cr):
     # As a text file with newline="" splits lines: at \r\n, \n and a lone \r.
     if has_cr:
-        return text.count("\n", start, end) + text.count("\r", start, end) - text.count("\r\n", start, end)
-    return text.count("\n", start, end)
+        return text.count(b"\n", start, end) + text.count(b"\r", start, end) - text.count(b"\r\n", start, end)
+    return text.count(b"\n", start, end)
 
 
-def records(path):
+def _is_blank(record):
+    return len(record) == 1 and not record[0].strip()
+
+
+def _sparse_record(count, chosen):
+    """A regular expression for a record of ``count`` cells that captures the cells at positions ``chosen``."""
+    parts = [(b"(" + _CELL + b")") if i in chosen else _CELL for i in range(count)]
+    return re.compile(b",".join(parts) + b"(\r\n|\n|\\Z)")
+
+
+def records(path, columns=None):
     """(line number where the record starts, list of cells) for every record, blank lines included as [''].
 
-    Decoding is UTF-8 with an optional byte-order mark; a decoding error raises NotPlain as well.
+    ``columns``, if given, is called with the header (the first record that is not blank) and returns the positions
+    of the cells the caller reads, or None for all; later records with as many cells as the header then have ''
+    in every other position, unread. Decoding is UTF-8 with an optional byte-order mark; a cell that is not UTF-8
+    raises NotPlain.
     """
     record_at, cells_of, partial = _RECORD.match, _CELLS.findall, _PARTIAL.match
+    sparse_at, chosen, blank, every = None, (), None, False
     line = 1
-    text = ""
+    text = b""
+    first = True
     try:
-        with io.open(path, encoding="utf-8-sig", newline="") as handle:
+        with open(path, "rb") as handle:
             eof = False
             while not eof:
                 chunk = handle.read(_CHUNK)
                 eof = not chunk
-                if "\0" in chunk:
+                if first:
+                    while len(chunk) < len(_BOM) and not eof:  # the byte-order mark in one piece
+                        more = handle.read(_CHUNK)
+                        eof = not more
+                        chunk += more
+                    if chunk.startswith(_BOM):
+                        chunk = chunk[len(_BOM):]
+                    first = False
+                if b"\0" in chunk:
                     raise NotPlain()
                 text += chunk
-                has_cr = "\r" in text
+                find = text.find
+                has_cr = b"\r" in text
                 pos, size = 0, len(text)
                 while pos < size:
+                    while sparse_at is not None and pos < size:  # rows as wide as the header
+                        match = sparse_at(text, pos)
+                        if match is None:
+                            break
+                        cells = match.groups()
+                        if not (cells[-1] or eof):
+                            break  # the record may go on in the next chunk
+                        stop = match.end()
+                        if every and find(b'"', pos, stop) < 0:  # no quoted cell: the cells are the parts
+                            record = text[pos:stop - len(cells[-1])].decode("utf-8").split(",")
+                        elif every:
+                            record = [(raw[1:-1].replace(b'""', b'"') if raw[:1] == b'"' else raw).decode("utf-8")
+                                      for raw in cells[:-1]]
+                        else:
+                            record = list(blank)
+                            for position, raw in zip(chosen, cells):
+                                record[position] = (raw[1:-1].replace(b'""', b'"') if raw[:1] == b'"'
+                                                    else raw).decode("utf-8")
+                        yield line, record
+                        line += _line_breaks(text, pos, stop, True) if has_cr else text.count(b"\n", pos, stop)
+                        pos = stop
+                    if pos >= size:
+                        break
                     match = record_at(text, pos)
                     if match is None or not (eof or match.group(1)):
                         if eof or not (match or partial(text, pos)):
@@ -61,9 +117,18 @@ def records(path):
                         break  # the record may go on in the next chunk
                     stop = match.end()
                     found = cells_of(text, pos, stop)
-                    if len(found) > 1 and found[-2][2] != ",":
+                    if len(found) > 1 and found[-2][2] != b",":
                         found.pop()  # the empty match after the line end
-                    yield line, [(quoted[1:-1].replace('""', '"') if quoted else plain) for quoted, plain, _ in found]
+                    record = [(quoted[1:-1].replace(b'""', b'"') if quoted else plain).decode("utf-8")
+                              for quoted, plain, _ in found]
+                    if blank is None and not _is_blank(record):  # the header: later rows as wide in one match
+                        width, blank = len(record), [""] * len(record)
+                        chosen = columns(record) if columns is not None else None
+                        chosen = range(width) if chosen is None else sorted(set(i for i in chosen if 0 <= i < width))
+                        every = len(chosen) == width
+                        if 1 < width <= _MAX_WIDTH:  # one cell left '' would read as a blank line
+                            sparse_at = _sparse_record(width, chosen).match
+                    yield line, record
                     line += _line_breaks(text, pos, stop, has_cr)
                     pos = stop
                 text = text[pos:]

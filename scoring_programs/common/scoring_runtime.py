@@ -189,15 +189,17 @@ def iter_lines(text):
     return enumerate(text.splitlines(), 1)
 
 
-def read_csv(path, label=None, error=SubmissionError, strip_spaces=False, stream=False):
+def read_csv(path, label=None, error=SubmissionError, strip_spaces=False, stream=False, columns=None):
     """Read a CSV file as (header, rows) where rows are (line number, list of cells).
 
     The line number is the one where the record starts, so multi-line quoted cells are reported usefully.
     Empty records are skipped. With ``strip_spaces``, spaces around cells are removed. With ``stream``, rows is
     an iterator, so a caller that keeps a few columns does not hold every cell (long texts) in memory.
+    ``columns``, called with the header, may return the positions of the only cells the caller reads: in rows with
+    as many cells as the header, the others may then be '' (plain CSV skips them instead of building them).
     """
     label = label or os.path.basename(path)
-    records = _csv_records(path, label, error, strip_spaces)
+    records = _csv_records(path, label, error, strip_spaces, columns)
     header = next(records, None)
     if header is None:
         raise error("%s is empty: expected a header line" % label)
@@ -224,14 +226,14 @@ def _is_blank(record):
     return not record or (len(record) == 1 and not record[0].strip())
 
 
-def _csv_records(path, label, error, strip_spaces):
+def _csv_records(path, label, error, strip_spaces, columns=None):
     """Non-blank records as (line, cells): plain CSV through fast_csv, the rest (and every error) by the csv module."""
     done = 0
     if not strip_spaces:
         try:
-            for line, record in fast_csv.records(path):
+            for line, record in fast_csv.records(path, columns):
                 done += 1
-                if not _is_blank(record):
+                if len(record) > 1 or record[0].strip():  # not blank (fast_csv never returns [])
                     yield line, record
             return
         except fast_csv.NotPlain:
@@ -318,6 +320,33 @@ def canonical_integer(text):
     return "-" + digits if value.startswith("-") and digits != "0" else digits
 
 
+# For the quick checks below: brackets as ( and ), quotes kept, every other byte deleted; digits as 0.
+_BRACKETS_ONLY = (bytes(bytearray(range(256))).replace(b"[", b"(").replace(b"{", b"(").replace(b"]", b")")
+                  .replace(b"}", b")"), bytes(bytearray(b for b in range(256) if b not in bytearray(b'"[]{}'))))
+_DIGITS_AS_ZERO = bytes(bytearray(range(256))).replace(b"0123456789", b"0" * 10)
+_QUOTED_BYTES_RE = re.compile(b'"[^"]*"')
+
+
+def _json_shallow(data, max_depth):
+    """True when the UTF-8 JSON text ``data`` has no backslash and nests at most ``max_depth`` deep as
+    _json_too_deep counts; False when that takes the full scan to say. Done with bytes methods, not a Python loop.
+
+    Without backslashes and with an even number of quotes, a string is a quote to the next quote, so two adjacent
+    quotes (an empty string or, once the brackets are gone, the end of one string and the start of the next) can go
+    without changing which brackets sit inside strings. Balanced brackets then lose one level per round of deleting adjacent pairs."""
+    if b"\\" in data:
+        return False
+    skeleton = data.translate(*_BRACKETS_ONLY)
+    if skeleton.count(b'"') % 2:
+        return False  # a quote that opens no string: the full scan reads on after it
+    skeleton = _QUOTED_BYTES_RE.sub(b"", skeleton.replace(b'""', b""))
+    for _ in range(max_depth):
+        if not skeleton:
+            return True
+        skeleton = skeleton.replace(b"()", b"")
+    return not skeleton
+
+
 def _json_too_deep(text, max_depth):
     """The line where ``text`` first nests deeper than ``max_depth``, or None (strings are skipped)."""
     depth = 0
@@ -346,12 +375,16 @@ def _bounded_int(text):
 def load_json(text, label, error=SubmissionError, **options):
     """Parse JSON text; ``error`` with the file, line and problem when it is not valid, nests deeper than
     MAX_JSON_DEPTH or holds an integer longer than MAX_INTEGER_DIGITS. ``options`` go to json.loads."""
-    if "[" in text or "{" in text:
+    data = text.encode("utf-8", "surrogatepass")
+    if ("[" in text or "{" in text) and not _json_shallow(data, MAX_JSON_DEPTH):
         line = _json_too_deep(text, MAX_JSON_DEPTH)
         if line is not None:
             raise error("%s, line %d: the JSON is nested more than %d levels deep" % (label, line, MAX_JSON_DEPTH))
+    # No run of more digits than allowed anywhere: every integer passes _bounded_int, so json's own int is the same.
+    long_digits = b"0" * (MAX_INTEGER_DIGITS + 1) in data.translate(_DIGITS_AS_ZERO)
+    del data
     try:
-        return json.loads(text, parse_int=_bounded_int, **options)
+        return json.loads(text, parse_int=_bounded_int if long_digits else int, **options)
     except RecursionError:  # not reached after the check above; kept so a deep file can never crash the program
         raise error("%s: the JSON is nested too deeply" % label)
     except _LongNumber as exc:

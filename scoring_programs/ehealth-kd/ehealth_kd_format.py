@@ -11,6 +11,9 @@ the sentences the caller asks for (``wanted``) keep their annotations: in scenar
 """
 import bisect
 import io
+import re
+from itertools import compress, islice, repeat
+from operator import and_, ne, not_
 
 from scoring_runtime import parse_integer, quote
 
@@ -112,14 +115,21 @@ class _Line(object):
         return "%s, line %d" % (self.name, self.number)
 
 
-def _ascii_digits(field):
-    """True for a field of ASCII digits only: int() alone would also take '１', '1_000' and ' 7'."""
-    return field.isdigit() and max(field) <= "9"
+# A plain number: ASCII digits only (int() alone would also take '１', '1_000' and ' 7'), few enough to be exact.
+_PLAIN_NUMBER = re.compile(r"[0-9]{1,18}\Z").match
+# Well-formed lines in their usual shape (one span, single spaces, no stray whitespace), read in one match; any
+# other line goes through the field-by-field checks and their messages.
+_PLAIN_KEYPHRASE = re.compile(r"([0-9]{1,18})\t([0-9]{1,18}) ([0-9]{1,18})((?:;[0-9]{1,18} [0-9]{1,18})*)"
+                              r"\t([^\t\r\n]*)(?:\t[^\t\r\n]*)?\n?\Z").match
+_PLAIN_SPANS = re.compile(r"[0-9]{1,18} [0-9]{1,18}(?:;[0-9]{1,18} [0-9]{1,18})+\Z").match
+_PLAIN_RELATION = re.compile(r"([^\t\r\n]*)\t([0-9]{1,18})\t([0-9]{1,18})\n?\Z").match
+_PLAIN_RELATIONS = re.compile(r"^([^\t\r\n]*)\t([0-9]{1,18})\t([0-9]{1,18})$", re.M).findall  # one per line
+_BATCH = 4096  # relation lines read together
 
 
 def _key_id(field, where):
     """The fast path for a well-formed id, else the runtime's rules (and their message)."""
-    return int(field) if _ascii_digits(field) and len(field) <= 18 else _whole_number(field, where)
+    return int(field) if _PLAIN_NUMBER(field) else _whole_number(field, where)
 
 
 def _whole_number(field, where):
@@ -132,11 +142,14 @@ def _whole_number(field, where):
 def _parse_spans(field, where):
     if ";" not in field:  # one span, the common case: the checks of _checked_spans, in short
         bounds = field.split()
-        if len(bounds) == 2 and _ascii_digits(bounds[0]) and _ascii_digits(bounds[1]) \
-                and len(bounds[0]) <= 18 and len(bounds[1]) <= 18:
+        if len(bounds) == 2 and _PLAIN_NUMBER(bounds[0]) and _PLAIN_NUMBER(bounds[1]):
             start, end = int(bounds[0]), int(bounds[1])
             if start <= end:
                 return [(start, end)]
+    elif _PLAIN_SPANS(field):  # several spans in their usual shape
+        spans = [(int(start), int(end)) for start, end in (piece.split(" ") for piece in field.split(";"))]
+        if all(start <= end for start, end in spans):
+            return spans
     return _checked_spans(field, where)
 
 
@@ -175,20 +188,52 @@ def _load_keyphrases(lines, name, scenario, wanted):
         total += len(text) + 1
     by_id = {}  # id -> its Keyphrase when its sentence is kept, else its sentence index
     where = _Line(name)
+    plain, after, crossing = _PLAIN_KEYPHRASE, bisect.bisect_right, scenario.cross_sentence_keyphrases
+    near, low, high = -1, 0, 0  # the sentence of the last key phrase placed here, from offset low to high
     for number, raw in enumerate(lines, 1):
-        if not raw or raw.isspace():
-            continue
-        where.number = number
-        fields = raw.rstrip("\r\n").split("\t")
-        if len(fields) not in (3, 4):
-            raise _wrong_fields(where, len(fields), "ID<TAB>START END[;START END...]<TAB>LABEL[<TAB>TEXT]")
-        kid = _key_id(fields[0], where)
-        label = fields[2].strip()
-        if not label:
-            raise FormatProblem(where, "an empty label", "the label is empty")
-        if kid in by_id:
-            raise FormatProblem(where, "a duplicate key-phrase ID", "the key-phrase ID %d is used twice" % kid)
-        spans = _parse_spans(fields[1], where)
+        match = plain(raw)
+        if match is not None:
+            kid, start, end, more, label = match.groups()
+            kid, start, end = int(kid), int(start), int(end)
+            if more:
+                spans = [(start, end)]
+                spans.extend((int(a), int(b)) for a, b in (piece.split(" ") for piece in more[1:].split(";")))
+                ordered = all(a <= b for a, b in spans)
+            else:
+                ordered = start <= end
+            if ordered and start < total and kid not in by_id and label.strip():
+                # All the checks below pass: a key phrase of a sentence the caller does not need is placed as
+                # below, in short.
+                if low <= start < high:  # in the sentence of the key phrase before, as they usually are
+                    index = near
+                else:
+                    index = after(starts, start) - 1
+                    near, low, high = index, starts[index], starts[index + 1] if index + 1 < len(starts) else total
+                if wanted is not None and index not in wanted:
+                    limit = starts[index] + len(texts[index])
+                    if end > limit if not more else any(a < starts[index] or b > limit for a, b in spans):
+                        crossing.append(number)
+                    by_id[kid] = index
+                    continue
+                label = label.strip()
+                if not more:
+                    spans = [(start, end)]
+            else:
+                match = None  # the checks below say what is wrong, in their order
+        if match is None:
+            if not raw or raw.isspace():
+                continue
+            where.number = number  # a line in the usual shape raises nothing: no need to number it
+            fields = raw.rstrip("\r\n").split("\t")
+            if len(fields) not in (3, 4):
+                raise _wrong_fields(where, len(fields), "ID<TAB>START END[;START END...]<TAB>LABEL[<TAB>TEXT]")
+            kid = _key_id(fields[0], where)
+            label = fields[2].strip()
+            if not label:
+                raise FormatProblem(where, "an empty label", "the label is empty")
+            if kid in by_id:
+                raise FormatProblem(where, "a duplicate key-phrase ID", "the key-phrase ID %d is used twice" % kid)
+            spans = _parse_spans(fields[1], where)
         # The key phrase belongs to the sentence where its first span (as written) starts, and its spans are kept
         # as they are, as the official scorer does: a span reaching into another sentence (a discontinuous phrase
         # whose second span crosses the line) is accepted and simply matches no gold key phrase.
@@ -199,7 +244,10 @@ def _load_keyphrases(lines, name, scenario, wanted):
                                 % (first, spans[0][1], total))
         index = bisect.bisect_right(starts, first) - 1
         base, length = starts[index], len(texts[index])
-        if any(start < base or end > base + length for start, end in spans):
+        if len(spans) == 1:
+            if first < base or spans[0][1] > base + length:
+                scenario.cross_sentence_keyphrases.append(number)
+        elif any(start < base or end > base + length for start, end in spans):
             scenario.cross_sentence_keyphrases.append(number)
         if wanted is not None and index not in wanted:
             by_id[kid] = index
@@ -219,35 +267,86 @@ def _load_keyphrases(lines, name, scenario, wanted):
 def _load_relations(lines, name, scenario, by_id):
     seen = set()
     where = _Line(name)
-    for number, raw in enumerate(lines, 1):
-        if not raw or raw.isspace():
-            continue
-        where.number = number
-        fields = raw.rstrip("\r\n").split("\t")
-        if len(fields) != 3:
-            raise _wrong_fields(where, len(fields), "LABEL<TAB>SOURCE_ID<TAB>TARGET_ID")
-        label = fields[0].strip().lower()
-        if not label:
-            raise FormatProblem(where, "an empty relation label", "the relation label is empty")
-        ends = []
-        for field in fields[1:]:
-            kid = _key_id(field, where)
-            if kid not in by_id:
-                raise FormatProblem(where, "an unknown key-phrase ID",
-                                    "the key-phrase ID %d is not defined in the output_a file" % kid)
-            ends.append(by_id[kid])
-        source, target = ends
-        index = source if type(source) is int else source.sentence
-        if index != (target if type(target) is int else target.sentence):
-            scenario.cross_sentence_relations += 1  # the official scorer ignores relations between sentences
-            continue
-        if isinstance(source, int):
-            continue  # a sentence the caller does not need
-        key = (label, source.id, target.id)  # IDs are unique in the file, so one set serves every sentence
-        if key in seen:
-            continue  # duplicates count once, in gold and submission alike
-        seen.add(key)
-        scenario.kept[index].relations.append(Relation(label, source, target, number))
+    lines = iter(lines)
+    number = 1
+    while True:
+        batch = list(islice(lines, _BATCH))
+        if not batch:
+            return
+        if not _plain_relations(batch, number, scenario, by_id, seen):
+            _relation_lines(enumerate(batch, number), where, scenario, by_id, seen)
+        number += len(batch)
+
+
+def _plain_relations(batch, number, scenario, by_id, seen):
+    """Read a batch of lines that are all relations in the usual shape between known key phrases, in C calls
+    except for the few relations that touch a sentence the caller keeps; False (nothing done) for any other
+    batch, which _relation_lines then reads line by line."""
+    rows = _PLAIN_RELATIONS("".join(batch))
+    if len(rows) != len(batch):
+        return False
+    labels, sources, targets = zip(*rows)
+    find = by_id.get
+    sources, targets = list(map(find, map(int, sources))), list(map(find, map(int, targets)))
+    if None in sources or None in targets or not all(map(str.strip, labels)):
+        return False
+    # Relations between two sentences the caller does not need are only counted when they cross sentences.
+    placed = list(map(and_, map(isinstance, sources, repeat(int)), map(isinstance, targets, repeat(int))))
+    scenario.cross_sentence_relations += sum(map(ne, compress(sources, placed), compress(targets, placed)))
+    for position in compress(range(len(batch)), map(not_, placed)):
+        _keep_relation(labels[position].strip().lower(), sources[position], targets[position], number + position,
+                       scenario, seen)
+    return True
+
+
+def _keep_relation(label, source, target, number, scenario, seen):
+    index = source if type(source) is int else source.sentence
+    if index != (target if type(target) is int else target.sentence):
+        scenario.cross_sentence_relations += 1  # the official scorer ignores relations between sentences
+        return
+    if isinstance(source, int):
+        return  # a sentence the caller does not need
+    key = (label, source.id, target.id)  # IDs are unique in the file, so one set serves every sentence
+    if key in seen:
+        return  # duplicates count once, in gold and submission alike
+    seen.add(key)
+    scenario.kept[index].relations.append(Relation(label, source, target, number))
+
+
+def _relation_lines(numbered_lines, where, scenario, by_id, seen):
+    plain, find = _PLAIN_RELATION, by_id.get
+    for number, raw in numbered_lines:
+        match = plain(raw)
+        if match is not None:
+            label, source, target = match.groups()
+            source, target = find(int(source)), find(int(target))
+            if source is None or target is None or not label.strip():
+                match = None  # the checks below say what is wrong, in their order
+            elif type(source) is int and type(target) is int:  # between sentences the caller does not need
+                if source != target:
+                    scenario.cross_sentence_relations += 1
+                continue
+            else:
+                label = label.strip().lower()
+        if match is None:
+            if not raw or raw.isspace():
+                continue
+            where.number = number  # a line in the usual shape raises nothing: no need to number it
+            fields = raw.rstrip("\r\n").split("\t")
+            if len(fields) != 3:
+                raise _wrong_fields(where, len(fields), "LABEL<TAB>SOURCE_ID<TAB>TARGET_ID")
+            label = fields[0].strip().lower()
+            if not label:
+                raise FormatProblem(where, "an empty relation label", "the relation label is empty")
+            ends = []
+            for field in fields[1:]:
+                kid = _key_id(field, where)
+                if kid not in by_id:
+                    raise FormatProblem(where, "an unknown key-phrase ID",
+                                        "the key-phrase ID %d is not defined in the output_a file" % kid)
+                ends.append(by_id[kid])
+            source, target = ends
+        _keep_relation(label, source, target, number, scenario, seen)
 
 
 def load_scenario(sentence_lines, a_lines, b_lines, a_name, b_name, wanted=None):

@@ -14,6 +14,9 @@ INDEX_NAMES = ("", "id")
 _LABELS = {}
 
 
+_CANONICAL_ID = re.compile(r"(?:0|[1-9][0-9]*)\Z")  # an integer id written as canonical_integer writes it
+
+
 def _normalize_id(value):
     """Ids compare as integers when they are integers (" 7", "07" and "7" are the same row), else as text."""
     number = canonical_integer(value)
@@ -38,34 +41,44 @@ class LabelTable(object):
 
 def _cells(header, rows, label, error, wanted, index):
     """Check cell counts and empty labels; return (ids, {column: labels}, lines)."""
-    positions = dict((name, header.index(name)) for name in wanted)
     ids = [] if index else None
     columns = dict((name, []) for name in wanted)
+    # (name, position, append to its column) per label column; one string object per distinct label, shared by
+    # every row that has it (and by gold and submission).
+    readers = [(name, header.index(name), columns[name].append) for name in wanted]
     lines = []
+    width, intern, canonical = len(header), _LABELS.setdefault, _CANONICAL_ID.match
     for line, record in rows:
-        if len(record) != len(header):
+        if len(record) != width:
             raise error("%s, line %d: %d cells where the header has %d columns (%s)"
                         % (label, line, len(record), len(header), ", ".join(repr(h) for h in header)))
         row_id = None
         if index:
-            row_id = _normalize_id(record[0])
+            row_id = record[0]
+            if canonical(row_id) is None:  # else the id is already as _normalize_id writes it
+                row_id = _normalize_id(row_id)
             if not row_id:
                 raise error("%s, line %d: the index column (the first one) is empty" % (label, line))
             ids.append(row_id)
-        for name in wanted:
-            value = record[positions[name]]
+        for name, position, append in readers:
+            value = record[position]
             if not value.strip():
                 where = "%s, line %d" % (label, line) + (" (id %s)" % shorten(row_id) if index else "")
                 raise error("%s: the '%s' cell is empty" % (where, name))
-            # One string object per distinct label, shared by every row that has it (and by gold and submission).
-            columns[name].append(_LABELS.setdefault(value, value))
+            append(intern(value, value))
         lines.append(line)
     return ids, columns, lines
 
 
+def _gold_columns(header):
+    """The cells read_gold reads: the index and the label columns (the texts are skipped)."""
+    header = [cell.strip() for cell in header]
+    return [0] + [header.index(name) for name in LABEL_COLUMNS if name in header]
+
+
 def read_gold(path):
     label = "reference file " + os.path.basename(path)
-    header, rows = read_csv(path, label, ReferenceDataError, stream=True)
+    header, rows = read_csv(path, label, ReferenceDataError, stream=True, columns=_gold_columns)
     header = [cell.strip() for cell in header]
     missing = [name for name in LABEL_COLUMNS if name not in header]
     if missing:
@@ -117,23 +130,26 @@ def _submission_columns(header):
 def _order_by_id(table, gold):
     """Positions of the gold rows in the submission, checking that the two sets of ids are the same."""
     name = SUBMISSION_NAME
-    where = {}
-    for row_id, line in zip(table.ids, table.lines):
-        if row_id in where:
-            raise SubmissionError("%s, line %d: id %s appears twice (first on line %d)"
-                                  % (name, line, shorten(row_id), table.lines[where[row_id]]))
-        where[row_id] = len(where)
+    where = dict(zip(table.ids, range(len(table.ids))))
+    if len(where) < len(table.ids):
+        where = {}
+        for row_id, line in zip(table.ids, table.lines):
+            if row_id in where:
+                raise SubmissionError("%s, line %d: id %s appears twice (first on line %d)"
+                                      % (name, line, shorten(row_id), table.lines[where[row_id]]))
+            where[row_id] = len(where)
     gold_ids = set(gold.ids)
-    for row_id, line in zip(table.ids, table.lines):
-        if row_id not in gold_ids:
-            raise SubmissionError("%s, line %d: id %s is not an id of the data file (ids run %s to %s there)"
-                                  % (name, line, shorten(row_id), gold.ids[0], gold.ids[-1]))
-    missing = [row_id for row_id in gold.ids if row_id not in where]
-    if missing:
+    if not gold_ids.issuperset(where):
+        for row_id, line in zip(table.ids, table.lines):
+            if row_id not in gold_ids:
+                raise SubmissionError("%s, line %d: id %s is not an id of the data file (ids run %s to %s there)"
+                                      % (name, line, shorten(row_id), gold.ids[0], gold.ids[-1]))
+    if len(where) < len(gold_ids):
+        missing = [row_id for row_id in gold.ids if row_id not in where]
         shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
         raise SubmissionError("%s: %d of the %d ids of the data file have no row (%s)"
                               % (name, len(missing), len(gold.ids), shown))
-    return [where[row_id] for row_id in gold.ids]
+    return list(map(where.__getitem__, gold.ids))
 
 
 def read_submission(path, gold):
@@ -148,7 +164,7 @@ def read_submission(path, gold):
                               % (SUBMISSION_NAME, len(gold)))
     if index:
         order = _order_by_id(table, gold)
-        return dict((column, [labels[i] for i in order]) for column, labels in columns.items())
+        return dict((column, list(map(labels.__getitem__, order))) for column, labels in columns.items())
     if len(table) != len(gold):
         raise SubmissionError("%s has %d rows but the data file has %d incidents; without an index column rows "
                               "are matched by position, so give one row per incident in the file's order"

@@ -2,6 +2,9 @@
 
 Macro-F1 itself (scikit-learn's semantics) is the shared class_f1 module.
 """
+from itertools import compress
+from operator import eq
+
 from class_f1 import class_counts, macro_f1, macro_f1_of  # noqa: F401  (macro_f1: part of this module's API)
 
 
@@ -22,6 +25,6 @@ class SubtaskScore(object):
 def two_step_score(hazards_gold, products_gold, hazards_pred, products_pred):
     """Hazard macro-F1 on all rows; product macro-F1 only on the rows whose hazard is right; their mean."""
     hazard_counts = class_counts(hazards_gold, hazards_pred)
-    kept = [i for i, (truth, guess) in enumerate(zip(hazards_gold, hazards_pred)) if truth == guess]
-    product_counts = class_counts([products_gold[i] for i in kept], [products_pred[i] for i in kept])
-    return SubtaskScore(hazard_counts, product_counts, len(hazards_gold), len(kept))
+    kept = list(map(eq, hazards_gold, hazards_pred))
+    product_counts = class_counts(list(compress(products_gold, kept)), list(compress(products_pred, kept)))
+    return SubtaskScore(hazard_counts, product_counts, len(hazards_gold), sum(kept))

@@ -11,6 +11,7 @@ from scoring_runtime import MAX_INTEGER_DIGITS, parse_integer, quote
 _OFFSET_RE = re.compile(r"[0-9]+\Z")  # [0-9], not \d: \d accepts other scripts' digits, which int() converts
 _SPACED_RE = re.compile(r"[0-9]+(?:\s+[0-9]+)+\Z")
 _ID_RE = re.compile(r"-?[0-9]+\Z")
+_PLAIN_ID_RE = re.compile(r"-?[0-9]{1,%d}\Z" % MAX_INTEGER_DIGITS)
 _NEGATIVE_RE = re.compile(r"-\s*[0-9]+\Z")
 _SIGNED_RE = re.compile(r"\+\s*[0-9]+\Z")
 _NUMBER_RE = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?\Z")
@@ -32,6 +33,7 @@ class _OffsetCache(dict):
 
 
 _OFFSETS = _OffsetCache()
+_OFFSET_OF = _OFFSETS.__getitem__
 
 
 def parse_offsets(text):
@@ -47,9 +49,8 @@ def parse_offsets(text):
         items.pop()  # [1, 2,]
     elif len(items) == 1 and not items[0].strip():
         return ()
-    cache = _OFFSETS
     try:
-        return tuple(set([cache[item] for item in items]))
+        return tuple(set(map(_OFFSET_OF, items)))
     except ValueError:
         return None
 
@@ -93,6 +94,8 @@ def split_line(line):
     Spaces around either field and trailing whitespace are tolerated; the separator must be one tab.
     """
     parts = line.split("\t")
+    if len(parts) == 2 and _PLAIN_ID_RE.match(parts[0]):  # no spaces, at most 30 digits: parse_integer's int
+        return int(parts[0]), parts[1]
     while len(parts) > 2 and not parts[-1].strip():
         parts.pop()  # trailing tabs
     if len(parts) != 2:

@@ -54,9 +54,15 @@ def read_gold_lines(path, label=GOLD_TXT):
     return gold
 
 
+def _spans_column(header):
+    """Only the spans are read from a gold CSV (its texts are skipped)."""
+    names = [name.strip().lower() for name in header]
+    return [names.index("spans")] if "spans" in names else None
+
+
 def read_gold_csv(path, label):
     """The released ``tsd_*.csv`` layout: columns spans,text; a post's id is its 0-based row number."""
-    header, rows = read_csv(path, label, ReferenceDataError)
+    header, rows = read_csv(path, label, ReferenceDataError, columns=_spans_column)
     names = [name.strip().lower() for name in header]
     if "spans" not in names:
         raise ReferenceDataError("%s: no 'spans' column in the header (found %s)" % (label, ",".join(header)))
@@ -65,7 +71,8 @@ def read_gold_csv(path, label):
     for post_id, (number, record) in enumerate(rows):
         if column >= len(record):
             raise ReferenceDataError("%s, line %d: the row has no 'spans' cell" % (label, number))
-        gold[post_id] = _gold_offsets(record[column], label, "line %d" % number)
+        offsets = parse_offsets(record[column])
+        gold[post_id] = offsets if offsets is not None else _gold_offsets(record[column], label, "line %d" % number)
     return gold
 
 
@@ -106,19 +113,18 @@ def read_predictions(res_dir, gold):
     for number, line in iter_lines(text):
         if not line.strip():
             continue
-        where = "%s, line %d" % (PRED_TXT, number)
         try:
             post_id, spans = split_line(line)
         except ValueError as exc:
-            raise SubmissionError("%s: %s" % (where, exc))
+            raise SubmissionError("%s, line %d: %s" % (PRED_TXT, number, exc))
         if post_id not in gold:
-            raise SubmissionError("%s: %s" % (where, _unknown_id_message(post_id, gold)))
+            raise SubmissionError("%s, line %d: %s" % (PRED_TXT, number, _unknown_id_message(post_id, gold)))
         if post_id in line_of:
-            raise SubmissionError("%s: id %d is given twice, on lines %d and %d"
-                                  % (where, post_id, line_of[post_id], number))
+            raise SubmissionError("%s, line %d: id %d is given twice, on lines %d and %d"
+                                  % (PRED_TXT, number, post_id, line_of[post_id], number))
         offsets = parse_offsets(spans)
         if offsets is None:
-            raise SubmissionError("%s: %s" % (where, describe_list_problem(spans)))
+            raise SubmissionError("%s, line %d: %s" % (PRED_TXT, number, describe_list_problem(spans)))
         line_of[post_id] = number
         predicted[post_id] = offsets
     if not predicted:
