@@ -92,8 +92,9 @@ GOLD = {"spans-gold.txt": "0\t[612, 613]\n1\t[]\n2\t[640]\n"}
 
 
 @pytest.mark.parametrize("text, fragments", [
-    ("0\t[1]\n1\t[]\n2\t[1.5]\n", ["spans-pred.txt, line 3", "'1.5' is not an offset"]),
-    ("0\t[1]\n1\t[-4]\n2\t[]\n", ["line 2", "offset '-4' has a sign"]),
+    # the same words as toxic-spans: both parse lists with common/char_offsets.py
+    ("0\t[1]\n1\t[]\n2\t[1.5]\n", ["spans-pred.txt, line 3", "offset '1.5' is not an integer"]),
+    ("0\t[1]\n1\t[-4]\n2\t[]\n", ["line 2", "offset '-4' is negative"]),
     ("0\t[1]\n1\t[a]\n2\t[]\n", ["line 2", "'a' is not an offset"]),
     ("0\t[1,,2]\n1\t[]\n2\t[]\n", ["line 1", "empty item"]),
     ("0\t1, 2\n1\t[]\n2\t[]\n", ["line 1", "square brackets"]),

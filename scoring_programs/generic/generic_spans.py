@@ -5,59 +5,15 @@ recall |P&G|/|G|; when G or P is empty all three are 1 if both are empty and 0 o
 over the gold posts. Files are ``<id><TAB>[offsets]`` lines, or CSV with a spans column (and an id column, or the
 0-based row number as id, as in the released tsd_*.csv).
 """
-import re
-
+from char_offsets import POST_GROUPS as GROUPS, describe_list_problem, parse_offsets, post_scores
 from report_html import paragraph, section, table
-from scoring_runtime import ReferenceDataError, SubmissionError, iter_lines, mean, parse_integer, quote, read_text
+from scoring_runtime import ReferenceDataError, SubmissionError, iter_lines, mean, read_text
 
 from generic_config import file_format
 from generic_result import make_result, scores_section
 from generic_table import check_complete, collect, csv_records, describe, locate
 
-_DIGITS_RE = re.compile(r"[0-9]+\Z")  # not \d, which takes other scripts' digits
-_OFFSETS = {}  # item text -> offset: items repeat across posts, so a lookup replaces validation and int()
 _HINT = " (write [] for a post without spans)"
-GROUPS = (
-    ("gold has spans, spans predicted", False, False),
-    ("gold has spans, nothing predicted", False, True),
-    ("gold has no span, nothing predicted", True, True),
-    ("gold has no span, spans predicted", True, False),
-)
-
-
-def _offset(item):
-    try:
-        return _OFFSETS[item]
-    except KeyError:
-        digits = item.strip()
-        if not _DIGITS_RE.match(digits):
-            raise ValueError(_item_problem(digits))
-        value = _OFFSETS[item] = parse_integer(digits, "offset")
-        return value
-
-
-def _item_problem(item):
-    if not item:
-        return "the list has an empty item (two commas in a row, or a comma first)"
-    if item[0] in "+-" and _DIGITS_RE.match(item[1:].strip()):
-        return "offset %s has a sign: offsets are whole numbers 0, 1, 2, ..." % quote(item)
-    return "%s is not an offset (offsets are whole numbers 0, 1, 2, ...)" % quote(item)
-
-
-def parse_offsets(text):
-    """The distinct offsets of ``[4, 5, 6]`` (spaces anywhere, one trailing comma); ValueError saying why not."""
-    text = text.strip()
-    if not text:
-        raise ValueError("the list of offsets is missing" + _HINT)
-    if text[0] != "[" or text[-1] != "]":
-        raise ValueError("the offsets must be a list in square brackets such as [] or [4, 5, 6], found %s"
-                         % quote(text))
-    items = text[1:-1].split(",")
-    if len(items) == 1 and not items[0].strip():
-        return frozenset()
-    if len(items) > 1 and not items[-1].strip():
-        items.pop()
-    return frozenset(_offset(item) for item in items)
 
 
 def line_records(path, label, error):
@@ -89,23 +45,14 @@ def read_spans(directory, config, error, gold=None):
         check_complete(table, gold, label, _HINT)
     spans = {}
     for key, (line, cells) in table.items():
-        try:
-            spans[key] = parse_offsets(cells[0])
-        except ValueError as exc:
+        offsets = parse_offsets(cells[0])
+        if offsets is None:
             if error is ReferenceDataError:  # never quote the gold: participants see this message too
                 raise error("%s, line %d: the spans are not a list of non-negative integers such as [4, 5, 6]"
                             % (label, line))
-            raise error("%s, line %d: %s" % (label, line, exc))
+            raise error("%s, line %d: %s" % (label, line, describe_list_problem(cells[0])))
+        spans[key] = offsets
     return spans
-
-
-def post_scores(predicted, gold):
-    """(F1, precision, recall) of one post, as toxic-spans' toxic_spans_metric.post_scores (bit for bit)."""
-    if not gold or not predicted:
-        value = 1.0 if not gold and not predicted else 0.0
-        return value, value, value
-    common = len(predicted & gold)
-    return 2 * common / float(len(predicted) + len(gold)), common / float(len(predicted)), common / float(len(gold))
 
 
 def score(ref_dir, res_dir, config):

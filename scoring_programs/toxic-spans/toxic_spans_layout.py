@@ -124,7 +124,8 @@ def read_predictions(res_dir, gold):
                                   % (PRED_TXT, number, post_id, line_of[post_id], number))
         offsets = parse_offsets(spans)
         if offsets is None:
-            raise SubmissionError("%s, line %d: %s" % (PRED_TXT, number, describe_list_problem(spans)))
+            raise SubmissionError("%s, line %d: %s" % (PRED_TXT, number, describe_list_problem(
+                spans, "write [] for a post without toxic spans")))
         line_of[post_id] = number
         predicted[post_id] = offsets
     if not predicted:

@@ -7,20 +7,11 @@ Per post, with P the predicted and G the gold offsets (as sets):
 Precision |P & G| / |P| and recall |P & G| / |G| follow the same rule whenever P or G is empty, so that the
 three numbers agree on the posts where they are not defined.
 """
+from char_offsets import POST_GROUPS, post_scores
 from scoring_runtime import mean
 
 # Per-post F1 histogram: exact 0 and exact 1 get bars of their own, as they are the most frequent values.
 F1_BIN_LABELS = ("0", "0\u20130.2", "0.2\u20130.4", "0.4\u20130.6", "0.6\u20130.8", "0.8\u20131", "1")
-
-
-def post_scores(predicted, gold):
-    """(F1, precision, recall) of one post; both arguments are collections of DISTINCT offsets."""
-    if not gold or not predicted:
-        value = 1.0 if not gold and not predicted else 0.0
-        return value, value, value
-    common = len(set(predicted).intersection(gold))
-    # 2 * common / (|P| + |G|) with ints: the same correctly rounded float as the official float(nom) / float(denom).
-    return 2 * common / float(len(predicted) + len(gold)), common / float(len(predicted)), common / float(len(gold))
 
 
 def f1_bin(value):
@@ -54,13 +45,7 @@ class GroupScores(object):
 class Summary(object):
     """Everything reported about one submission: the means and aggregate counts (nothing per post)."""
 
-    # Post groups by (gold empty, prediction empty), in the order the report shows them.
-    GROUPS = (
-        ("gold has spans, spans predicted", False, False),
-        ("gold has spans, nothing predicted", False, True),
-        ("gold has no span, nothing predicted", True, True),
-        ("gold has no span, spans predicted", True, False),
-    )
+    GROUPS = POST_GROUPS
 
     def __init__(self):
         self.all = GroupScores()
