@@ -56,9 +56,10 @@ def stored_datetime(value):
 
 
 class StoredPhase(object):
-    def __init__(self, index, name, where, start, end):
+    def __init__(self, index, name, where, start, end, source):
         self.index, self.name, self.where = index, name, where
         self.start, self.end = start, end  # StoredDate each
+        self.source = source  # the phase's mapping in competition.yaml
 
     @property
     def never_opens(self):
@@ -92,7 +93,7 @@ def _v1_phases(spec):
         else:
             written = spec.get("end_date")
             end = stored_datetime(written) if written and written != "null" else StoredDate(written, None, [])
-        found.append(StoredPhase(index, phase["label"], "phases.%s" % key, start, end))
+        found.append(StoredPhase(index, phase["label"], "phases.%s" % key, start, end, phase))
     return found
 
 
@@ -108,7 +109,7 @@ def _v2_phases(spec):
         if "tasks" not in phase:
             raise ImportRefused("Phases must contain at least one task to be valid")
         found.append(StoredPhase(index, phase.get("name"), "phases.%d" % position,
-                                 stored_datetime(phase.get("start")), stored_datetime(phase.get("end"))))
+                                 stored_datetime(phase.get("start")), stored_datetime(phase.get("end")), phase))
     return found
 
 
@@ -132,14 +133,10 @@ def check_order(phases):
                                 % (_label(second), _label(first)))
 
 
-def check_auto_migration(spec, version, phases):
+def check_auto_migration(version, phases):
     """CompetitionSerializer.validate_phases: no auto-migration into the first phase, nor with one phase."""
     key = "auto_migrate_to_this_phase" if version == "2" else "auto_migration"
-    raw = spec.get("phases")
-    values = list(raw.values()) if isinstance(raw, dict) else list(raw or [])
-    ordered = sorted(values, key=(lambda p: p.get("phasenumber", 0)) if version != "2" else
-                     (lambda p: p.get("index", 0)))
-    flags = [bool(p.get(key)) for p in ordered if isinstance(p, dict)]
+    flags = [bool(phase.source.get(key)) for phase in phases]
     if any(flags) and len(flags) == 1:
         raise ImportRefused("phases: You cannot auto migrate in a competition with one phase")
     if flags and flags[0]:
@@ -150,7 +147,7 @@ def stored_phases(spec, version):
     """The phases Codabench stores from ``spec`` (version "1" or "2"), in its order; raises ImportRefused."""
     phases = _v2_phases(spec) if version == "2" else _v1_phases(spec)
     check_order(phases)
-    check_auto_migration(spec, version, phases)
+    check_auto_migration(version, phases)
     return phases
 
 

@@ -6,6 +6,7 @@ task, and the baseline's output as the sample submission. Sample gold: small syn
 """
 import argparse
 import csv
+import functools
 import io
 import json
 import random
@@ -26,8 +27,10 @@ PUBLIC_NAMES = {"classification": "items.csv", "multilabel": "items.csv", "spans
 SPLIT_SIZES = {"dev": 30, "test": 60}
 
 
+@functools.lru_cache(maxsize=None)
 def generic_config():
-    """scoring_programs/generic/generic_config.py: kinds, keys, defaults and checks (no side effects)."""
+    """scoring_programs/generic/generic_config.py: kinds, keys, defaults and checks (no side effects); imported
+    once, though every page of a generic task and every derive hook asks for it."""
     return loading.load_file(SCORING_PROGRAMS / "generic" / "generic_config.py", "generic_config_for_builder")
 
 

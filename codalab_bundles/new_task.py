@@ -7,13 +7,12 @@ reference_data/NAME/<split>/ (sample gold, or the organizer's gold split into ph
 import datetime
 import json
 import re
-import shutil
 from pathlib import Path
 
 import jinja2
 
 from . import build, generic_kits, loading
-from .render import _quote
+from .render import yaml_quote
 from .taskdef import BUNDLES, REFERENCE_DATA, ROOT, SCORING_PROGRAMS, task_names
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "new"
@@ -38,7 +37,7 @@ class NewTaskError(Exception):
 def _environment():
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
                              keep_trailing_newline=True)
-    env.filters.update(q=_quote, when=lambda d: d.strftime("%Y-%m-%d %H:%M:%S"))
+    env.filters.update(q=yaml_quote, when=lambda d: d.strftime("%Y-%m-%d %H:%M:%S"))
     return env
 
 
@@ -199,8 +198,3 @@ def new_main(argv):
           "python3 build_bundle.py replay dist/%s.zip" % (args.name, args.name, args.name))
     return 0
 
-
-def remove(name, root=ROOT):
-    """Delete a task made by ``create`` (tests and second thoughts)."""
-    for folder in (BUNDLES, SCORING_PROGRAMS, REFERENCE_DATA):
-        shutil.rmtree(str(Path(root) / folder.relative_to(ROOT) / name), ignore_errors=True)

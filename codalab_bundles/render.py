@@ -10,7 +10,7 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 PAGE_ORDER = ("overview", "evaluation", "terms", "data")
 
 
-def _quote(value):
+def yaml_quote(value):
     # A JSON string is a valid YAML double-quoted scalar, whatever it contains (colons, quotes, '#', unicode).
     return json.dumps("" if value is None else str(value))
 
@@ -36,14 +36,14 @@ def _scalar(value):
         return _bool(value)
     if isinstance(value, int):
         return str(value)
-    return _quote(value)
+    return yaml_quote(value)
 
 
 def _environment():
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
                              keep_trailing_newline=True, trim_blocks=False, lstrip_blocks=False,
                              autoescape=False)
-    env.filters.update(q=_quote, when=_when, b=_bool, scalar=_scalar)
+    env.filters.update(q=yaml_quote, when=_when, b=_bool, scalar=_scalar)
     return env
 
 

@@ -482,15 +482,21 @@ def _timing_warnings(worker, elapsed, time_limit):
             "keep scoring under the limit or raise execution_time_limit" % (elapsed, time_limit)]
 
 
-def _not_a_zip_report(bundle_path, submission_name, phase, platform, worker, executor, time_limit):
-    return {
+def _report(bundle_path, submission_name, phase, platform, worker, executor, time_limit, **outcome):
+    """The report's every key: what was replayed, then ``outcome`` over the values of a run that never started."""
+    report = {
         "bundle": str(bundle_path), "submission": submission_name, "phase": phase.number,
         "phase_label": phase.label, "platform": platform, "worker": "%s (%s)" % (worker.label, executor.label),
-        "status": "Failed", "reason": worker.bad_zip, "exit_code": None, "elapsed_seconds": 0.0,
+        "status": "Failed", "reason": None, "exit_code": None, "elapsed_seconds": 0.0,
         "time_limit_seconds": time_limit, "command": [], "scores": {}, "columns_without_score": [],
         "keys_without_column": [], "score_warnings": [], "warnings": [], "other_platform_scores": None,
         "stdout": "", "stderr": "", "detailed_results": None, "run_dir": None,
     }
+    unknown = set(outcome) - set(report)
+    if unknown:
+        raise TypeError("not report keys: %s" % ", ".join(sorted(unknown)))
+    report.update(outcome)
+    return report
 
 
 def replay(bundle_path, submission=None, phase_number=None, temp_dir=None, keep=False, platform="codabench",
@@ -511,7 +517,8 @@ def replay(bundle_path, submission=None, phase_number=None, temp_dir=None, keep=
     executor = executor or LocalExecutor()
     executor.prepare(bundle)
     if not zipfile.is_zipfile(io.BytesIO(data)):
-        return _not_a_zip_report(bundle_path, submission_name, phase, platform, worker, executor, time_limit)
+        return _report(bundle_path, submission_name, phase, platform, worker, executor, time_limit,
+                       reason=worker.bad_zip)
 
     base = temp_dir or tempfile.gettempdir()
     if not os.path.isdir(base):
@@ -540,31 +547,17 @@ def replay(bundle_path, submission=None, phase_number=None, temp_dir=None, keep=
         other = other_worker.parse(run, columns, computed)
         exit_code = results[-1]["exitCode"]
         status, reason = _status(worker, run, results, timed_out, finish_error, parsed)
-        report = {
-            "bundle": str(bundle_path),
-            "submission": submission_name,
-            "phase": phase.number,
-            "phase_label": phase.label,
-            "platform": platform,
-            "worker": "%s (%s)" % (worker.label, executor.label),
-            "status": status,
-            "reason": reason,
-            "exit_code": exit_code,
-            "elapsed_seconds": results[-1]["elapsedTime"],
-            "time_limit_seconds": time_limit,
-            "command": commands_run,
-            "scores": _stored_scores(worker, exit_code, timed_out, parsed),
-            "columns_without_score": None,
-            "keys_without_column": parsed.ignored,
-            "score_warnings": parsed.warnings,
-            "warnings": _timing_warnings(worker, results[-1]["elapsedTime"], time_limit),
-            "other_platform_scores": dict(other.as_dict(), platform=other_worker.label),
-            "stdout": _read_optional(run.stdout) or "",
-            "stderr": _read_optional(run.stderr) or "",
-            "detailed_results": None,
-            "run_dir": run.root if keep else None,
-        }
-        report["columns_without_score"] = [key for key in columns if key not in report["scores"]]
+        scores = _stored_scores(worker, exit_code, timed_out, parsed)
+        report = _report(
+            bundle_path, submission_name, phase, platform, worker, executor, time_limit,
+            status=status, reason=reason, exit_code=exit_code, elapsed_seconds=results[-1]["elapsedTime"],
+            command=commands_run, scores=scores,
+            columns_without_score=[key for key in columns if key not in scores],
+            keys_without_column=parsed.ignored, score_warnings=parsed.warnings,
+            warnings=_timing_warnings(worker, results[-1]["elapsedTime"], time_limit),
+            other_platform_scores=dict(other.as_dict(), platform=other_worker.label),
+            stdout=_read_optional(run.stdout) or "", stderr=_read_optional(run.stderr) or "",
+            run_dir=run.root if keep else None)
         if status == "Failed" and report["scores"]:
             report["warnings"].append("the submission shows Failed, but the scores above are already stored on "
                                       "the leaderboard (the worker posts them before it fails)")

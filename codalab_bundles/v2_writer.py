@@ -6,7 +6,7 @@ unquoted YAML timestamp. None values are left out (Codabench's defaults apply).
 """
 import yaml
 
-from .render import _quote
+from .render import yaml_quote
 
 
 def _scalar(value):
@@ -16,7 +16,7 @@ def _scalar(value):
         return str(value)
     if isinstance(value, float):
         return repr(value)
-    return _quote(value)
+    return yaml_quote(value)
 
 
 def _flow_list(values):

@@ -7,6 +7,7 @@ starting-kit submission. See codalab-platforms.md sections 1, 4 and 5 for where 
 import codecs
 import datetime
 import difflib
+import functools
 import io
 import json
 import re
@@ -98,7 +99,8 @@ def _fix_hint(error):
     return hint
 
 
-def _load_schema(schema_name):
+@functools.lru_cache(maxsize=None)
+def _load_schema(schema_name):  # read once: each bundle is checked against it for errors and for unknown keys
     return json.loads((SCHEMAS / schema_name).read_text())
 
 
