@@ -114,9 +114,19 @@ def _run_hooks(ctx, derive, program, workdir):
     return public, kit
 
 
-def reference_zip(task, split):
-    """The split's gold as it is, plus GOLD_PUBLIC_MARKER when task.yaml says gold_public: true for it."""
+def reference_zip(task, split, derive=None):
+    """The split's gold as it is, plus GOLD_PUBLIC_MARKER when task.yaml says gold_public: true for it, plus the
+    files the task's ``reference_files`` hook derives from it (replacing files of the same name)."""
     entries = pack.directory_entries(task.split_dirs[split])
+    if hasattr(derive, "reference_files"):
+        ctx = types.SimpleNamespace(task=task.name, split=split, reference_dir=task.split_dirs[split],
+                                    seed=split_seed(task, split))
+        try:
+            derived = dict(derive.reference_files(ctx))
+        except Exception as exc:  # an organizer's gold that the hook cannot read: say which split
+            raise BuildError("split %r (%s): deriving reference files failed: %s: %s"
+                             % (split, ctx.reference_dir, type(exc).__name__, exc))
+        entries = sorted([(name, data) for name, data in entries if name not in derived] + list(derived.items()))
     marked = any(name.rsplit("/", 1)[-1] == GOLD_PUBLIC_MARKER for name, _ in entries)
     if marked and not task.gold_public[split]:
         raise BuildError("split %r: %s holds %s but task.yaml does not say gold_public: {%s: true}; remove the file "
@@ -135,7 +145,7 @@ def bundle_files(task):
     with tempfile.TemporaryDirectory(prefix="build-%s-" % task.name) as workdir:
         for split in task.splits:
             files["reference"][split] = "reference_%s.zip" % split
-            data.append((files["reference"][split], reference_zip(task, split)))
+            data.append((files["reference"][split], reference_zip(task, split, derive)))
             if derive is None:
                 continue
             public, kit = derive_split(task, split, derive, program, workdir)

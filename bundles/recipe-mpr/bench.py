@@ -1,10 +1,13 @@
 """Benchmark input for the recipe-mpr scoring program: synthetic gold and ranked predictions.
 
-scale 1 is the size of the real dataset (500 queries of five options); 10 and 100 multiply it.
+scale 1 is the size of the real dataset (500 queries of five options); 10 and 100 multiply it. The reference
+folder holds the gold index beside the gold, as the builder packs it (bundles/recipe-mpr/derive.py).
 """
 import json
 import os
 import random
+
+from codalab_bundles.loading import scoring_module
 
 REAL_SIZE = "500 queries"
 REAL_QUERIES = 500
@@ -38,6 +41,7 @@ def make_input(input_dir, scale, seed=0):
         os.makedirs(folder, exist_ok=True)
         with open(os.path.join(folder, name), "w", encoding="utf-8") as handle:
             json.dump(data, handle)
+    scoring_module("recipe-mpr", "recipe_mpr_index").write_index(os.path.join(str(input_dir), "ref", "test.json"))
 
 
 # The authors' baselines/eval.py: evaluate(queries, predicted option texts); a submission's top-ranked option id

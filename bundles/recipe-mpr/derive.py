@@ -1,4 +1,5 @@
-"""Participants' files for a Recipe-MPR phase: the queries with their options reordered, and the starting kit.
+"""Participants' files for a Recipe-MPR phase: the queries with their options reordered, and the starting kit;
+and the gold index packed beside the gold (scoring_programs/recipe-mpr/recipe_mpr_index.py).
 
 In the released dataset the correct option is always listed first, so the public data must not keep the gold
 order. Each split's options are reordered with the builder's per-split seed; the answer's slot is drawn from a
@@ -14,12 +15,21 @@ from codalab_bundles.loading import load_file, scoring_module
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The scorer's gold reader, so that public query ids are exactly the ones the scorer expects.
-load_reference = scoring_module("recipe-mpr", "recipe_mpr_gold").load_reference
+_gold = scoring_module("recipe-mpr", "recipe_mpr_gold")
+load_reference = _gold.load_reference
+_index = scoring_module("recipe-mpr", "recipe_mpr_index")
 
 PUBLIC_FILE = "queries.json"
 SUBMISSION_FILE = "predictions.json"
 KIT_DIR = os.path.join(HERE, "starting_kit")
 KIT_FILES = ("README.md", "word_overlap_baseline.py")
+
+
+def reference_files(ctx):
+    """The gold index, named after the gold file it indexes (which the scorer finds as it finds the gold)."""
+    gold = _gold.find_gold(str(ctx.reference_dir))
+    name = os.path.relpath(gold, str(ctx.reference_dir)).replace(os.sep, "/") + _index.SUFFIX
+    return [(name, _index.index_text(gold).encode("utf-8"))]
 
 
 def public_option_orders(gold, seed):

@@ -106,6 +106,14 @@ def parse_reference(text, label):
     return queries
 
 
-def load_reference(ref_dir):
-    path = find_reference_file(ref_dir, suffix=".json")
+def find_gold(ref_dir):
+    """The path of the phase's gold: the one ``*.json`` file of the reference data."""
+    return find_reference_file(ref_dir, suffix=".json")
+
+
+def load_gold_file(path):
     return parse_reference(read_text(path, error=ReferenceDataError), os.path.basename(path))
+
+
+def load_reference(ref_dir):
+    return load_gold_file(find_gold(ref_dir))

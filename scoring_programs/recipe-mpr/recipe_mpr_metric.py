@@ -40,22 +40,35 @@ class Group(object):
         self.mrr = _sum_of_reciprocals(counts) / self.count if self.count else 0.0
 
 
+def combinations(gold, rankings):
+    """Queries counted by (rank of the answer, flagged types, number of options); a rank of None: the answer is not
+    in the ranking. Every score is a sum over these few combinations."""
+    counts = Counter()
+    for query in gold:
+        ranking = rankings[query.id]
+        rank = ranking.index(query.answer) + 1 if query.answer in ranking else None
+        counts[(rank, query.types, len(query.options))] += 1
+    return counts
+
+
+def column_combinations(ranks, types, option_counts):
+    """``combinations`` from parallel columns over the queries: rank of the answer, flagged types, options."""
+    return Counter(zip(ranks, types, option_counts))
+
+
 class Evaluation(object):
-    def __init__(self, gold, rankings):
-        # One pass, counting queries by (rank of the answer, flagged types, number of options); the groups are
-        # sums over these few combinations. A rank of None: the answer is not in the ranking.
-        combinations = Counter()
-        for query in gold:
-            ranking = rankings[query.id]
-            rank = ranking.index(query.answer) + 1 if query.answer in ranking else None
-            combinations[(rank, query.types, len(query.options))] += 1
+    def __init__(self, gold=None, rankings=None, counts=None):
+        """From the gold (GoldQuery list) and rankings (query id -> option ids), or from ``counts``, as
+        ``combinations`` makes them."""
+        if counts is None:
+            counts = combinations(gold, rankings)
         overall, by_type, by_flags = Counter(), dict((t, Counter()) for t in QUERY_TYPES), {}
-        for (rank, types, _), count in combinations.items():
+        for (rank, types, _), count in counts.items():
             overall[rank] += count
             for query_type in types:
                 by_type[query_type][rank] += count
             by_flags.setdefault(len(types), Counter())[rank] += count
-        self.max_options = max(options for _, _, options in combinations)
+        self.max_options = max(options for _, _, options in counts)
         self.overall = Group("all queries", overall)
         self.by_type = [Group(t, by_type[t]) for t in QUERY_TYPES]
         self.by_flag_count = [Group(n, by_flags[n]) for n in sorted(by_flags)]

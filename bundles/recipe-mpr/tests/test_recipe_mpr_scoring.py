@@ -1,6 +1,8 @@
 """Scoring program of recipe-mpr: hand-computed scores, both submission forms, oracles, bad submissions."""
 import json
+import os
 import sys
+import tempfile
 
 import numpy as np
 import pandas as pd
@@ -15,6 +17,7 @@ PROGRAM = ROOT / "scoring_programs" / TASK
 sys.path.insert(0, str(PROGRAM))
 
 from recipe_mpr_gold import QUERY_TYPES, parse_reference  # noqa: E402
+from recipe_mpr_index import index_text  # noqa: E402
 from recipe_mpr_metric import Evaluation  # noqa: E402
 
 TYPES = QUERY_TYPES
@@ -40,8 +43,17 @@ WORKED_GOLD = [
 WORKED_SUBMISSION = {"q0": ["a", "b"], "q1": ["c", "d"], "q2": "e", "q3": ["g", "h", "i", "j", "k"]}
 
 
-def ref_files(gold):
-    return {"gold.json": json.dumps(gold, indent=1)}
+def ref_files(gold, indexed=False):
+    """The reference folder's files; with ``indexed``, the gold index the builder packs beside the gold too."""
+    text = json.dumps(gold, indent=1)
+    files = {"gold.json": text}
+    if indexed:
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "gold.json")
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            files["gold.json.index"] = index_text(path)
+    return files
 
 
 def res_files(predictions):
@@ -76,9 +88,10 @@ EXPECTED = [
 ]
 
 
+@pytest.mark.parametrize("indexed", [False, True], ids=["gold", "index"])
 @pytest.mark.parametrize("submission,accuracy,mrr", EXPECTED)
-def test_expected_values(score_submission, submission, accuracy, mrr):
-    run = score_submission(TASK, ref_files(FIVE), res_files(submission))
+def test_expected_values(score_submission, submission, accuracy, mrr, indexed):
+    run = score_submission(TASK, ref_files(FIVE, indexed), res_files(submission))
     assert run.returncode == 0, run.stderr
     assert run.scores["accuracy"] == pytest.approx(accuracy, abs=1e-12)
     assert run.scores["mrr"] == pytest.approx(mrr, abs=1e-12)
@@ -186,9 +199,10 @@ BAD = [
 ]
 
 
+@pytest.mark.parametrize("indexed", [False, True], ids=["gold", "index"])
 @pytest.mark.parametrize("res,fragments", BAD)
-def test_bad_submissions_are_rejected_without_revealing_answers(score_submission, res, fragments):
-    run = score_submission(TASK, ref_files(FIVE), res)
+def test_bad_submissions_are_rejected_without_revealing_answers(score_submission, res, fragments, indexed):
+    run = score_submission(TASK, ref_files(FIVE, indexed), res)
     message = run.assert_rejected(*fragments)
     assert message.startswith("Submission error: ")
     for answer in ANSWERS + ANSWER_TEXTS:
