@@ -47,6 +47,14 @@ def _is_blank(record):
     return len(record) == 1 and not record[0].strip()
 
 
+def _decoded_cells(text, start, stop):
+    """The cells of the record text[start:stop] (one that _RECORD matched), decoded."""
+    found = _CELLS.findall(text, start, stop)
+    if len(found) > 1 and found[-2][2] != b",":
+        found.pop()  # the empty match after the line end
+    return [(quoted[1:-1].replace(b'""', b'"') if quoted else plain).decode("utf-8") for quoted, plain, _ in found]
+
+
 def _sparse_record(count, chosen):
     """A regular expression for a record of ``count`` cells that captures the cells at positions ``chosen``."""
     parts = [(b"(" + _CELL + b")") if i in chosen else _CELL for i in range(count)]
@@ -61,7 +69,7 @@ def records(path, columns=None):
     in every other position, unread. Decoding is UTF-8 with an optional byte-order mark; a cell that is not UTF-8
     raises NotPlain.
     """
-    record_at, cells_of, partial = _RECORD.match, _CELLS.findall, _PARTIAL.match
+    record_at, partial = _RECORD.match, _PARTIAL.match
     sparse_at, chosen, blank, every = None, (), None, False
     line = 1
     text = b""
@@ -116,11 +124,7 @@ def records(path, columns=None):
                             raise NotPlain()
                         break  # the record may go on in the next chunk
                     stop = match.end()
-                    found = cells_of(text, pos, stop)
-                    if len(found) > 1 and found[-2][2] != b",":
-                        found.pop()  # the empty match after the line end
-                    record = [(quoted[1:-1].replace(b'""', b'"') if quoted else plain).decode("utf-8")
-                              for quoted, plain, _ in found]
+                    record = _decoded_cells(text, pos, stop)
                     if blank is None and not _is_blank(record):  # the header: later rows as wide in one match
                         width, blank = len(record), [""] * len(record)
                         chosen = columns(record) if columns is not None else None
@@ -136,3 +140,105 @@ def records(path, columns=None):
                     raise NotPlain()
     except UnicodeDecodeError:
         raise NotPlain()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Whole columns at once, for files in the usual shape
+
+_GROUPS = type(re.match("", "")).groups  # re.Match.groups (the class has no public name on Python 3.6)
+_LINE_ENDS = re.compile(b"(?:\r\n|\n)*\\Z")
+
+
+def _more(handle, text, pos):
+    """(text[pos:] and the next chunk, end of file reached); a record longer than a chunk doubles the read."""
+    rest = text[pos:]
+    if len(rest) > _MAX_RECORD:
+        raise NotPlain()
+    chunk = handle.read(max(_CHUNK, len(rest)))
+    if b"\0" in chunk:
+        raise NotPlain()
+    return rest + chunk, not chunk
+
+
+def _cut(text, pos):
+    """Whether text[pos:] may be the start of a record that goes on in the next chunk."""
+    match = _RECORD.match(text, pos)
+    return not match.group(1) if match is not None else _PARTIAL.match(text, pos) is not None
+
+
+def _header(handle):
+    """(the cells of the first record, the text read so far, where the next record starts, end of file reached)."""
+    text = handle.read(max(_CHUNK, len(_BOM)))
+    if text.startswith(_BOM):
+        text = text[len(_BOM):]
+    if b"\0" in text:
+        raise NotPlain()
+    eof = False
+    while True:
+        match = _RECORD.match(text)
+        if match is not None and (eof or match.group(1)):
+            return _decoded_cells(text, 0, match.end()), text, match.end(), eof
+        if eof or not (match or _PARTIAL.match(text)):
+            raise NotPlain()
+        text, eof = _more(handle, text, 0)
+
+
+def _decoded(cells):
+    """The cells (bytes, quoted or not) as str: joined by NUL, which plain CSV never holds, to decode and unquote
+    them in a few C calls."""
+    text = b"\0".join(cells).decode("utf-8")
+    if '"' in text:
+        # Only quoted cells hold quotes: the opening one right after a NUL (or the start), the closing one right
+        # before a NUL (or the end), and pairs in between, each standing for one quote.
+        text = ("\0" + text + "\0").replace('\0"', "\0").replace('"\0', "\0")[1:-1].replace('""', '"')
+    return text.split("\0")
+
+
+def _collect(stores, matches):
+    """Append the captured cells of the matched records to one list per captured position."""
+    for store, cells in zip(stores, zip(*map(_GROUPS, matches))):
+        store.extend(_decoded(cells))
+
+
+def columns(path, choose):
+    """(header, [the cells of every later record at each position ``choose(header)`` returns]), for files in the
+    usual shape only: the header first (after an optional byte-order mark), then records all as wide as the
+    header (two to _MAX_WIDTH cells), each closed by \\r\\n or \\n except perhaps the last, then at most line ends.
+
+    Records are matched in C calls a chunk at a time and the chosen cells of a chunk decoded in one go, so nothing
+    is done in Python per record; there are no line numbers. Anything else (blank lines, a row of another width,
+    a lone \\r, a chosen cell that is not UTF-8, what ``records`` would refuse) raises NotPlain, as ``choose`` may
+    to decline the file: the caller then reads it with ``records``, which takes every shape and numbers the lines
+    for its messages.
+    """
+    try:
+        with open(path, "rb") as handle:
+            header, text, pos, eof = _header(handle)
+            positions = list(choose(header))
+            width = len(header)
+            chosen = sorted(set(positions))
+            if not (1 < width <= _MAX_WIDTH and chosen and 0 <= chosen[0] and chosen[-1] < width):
+                raise NotPlain()
+            cells = b",".join((b"(" + _CELL + b")") if i in chosen else _CELL for i in range(width))
+            record = re.compile(cells + b"(?:\r\n|\n)")
+            found = dict((position, []) for position in chosen)
+            stores = [found[position] for position in chosen]
+            while True:
+                matches = list(iter(record.scanner(text, pos).match, None))
+                if matches:
+                    _collect(stores, matches)
+                    pos = matches[-1].end()
+                if eof:
+                    break
+                if pos < len(text) and not _cut(text, pos):
+                    raise NotPlain()
+                text, eof = _more(handle, text, pos)
+                pos = 0
+            if not _LINE_ENDS.match(text, pos):  # the last record has no line end
+                last = re.compile(cells + b"\\Z").match(text, pos)
+                if last is None:
+                    raise NotPlain()
+                _collect(stores, [last])
+    except UnicodeDecodeError:
+        raise NotPlain()
+    return header, [found[position] for position in positions]
