@@ -14,6 +14,7 @@ match of a pattern made for that width. With ``columns``, only the chosen cells 
 others are returned as ''): long texts that the caller never reads are skipped, and not checked to be UTF-8.
 """
 import re
+from operator import methodcaller
 
 _CHUNK = 1 << 20
 _MAX_RECORD = 64 << 20  # a record still open after this much text is not plain CSV
@@ -147,98 +148,159 @@ def records(path, columns=None):
 
 _GROUPS = type(re.match("", "")).groups  # re.Match.groups (the class has no public name on Python 3.6)
 _LINE_ENDS = re.compile(b"(?:\r\n|\n)*\\Z")
+_LINE_ENDS_SO_FAR = re.compile(b"(?:\r\n|\n)*\r?\\Z")
 
 
-def _more(handle, text, pos):
-    """(text[pos:] and the next chunk, end of file reached); a record longer than a chunk doubles the read."""
-    rest = text[pos:]
-    if len(rest) > _MAX_RECORD:
-        raise NotPlain()
-    chunk = handle.read(max(_CHUNK, len(rest)))
-    if b"\0" in chunk:
-        raise NotPlain()
-    return rest + chunk, not chunk
+class _Buffer(object):
+    """The file read into one bytearray, reused from chunk to chunk: touching fresh memory for every chunk costs
+    more than matching it. The file's bytes are ``data[:end]``."""
 
+    def __init__(self, handle):
+        self.handle = handle
+        self.data = bytearray(max(_CHUNK, len(_BOM)))
+        self.end = 0
+        self.eof = False
+        self.more(0)
 
-def _cut(text, pos):
-    """Whether text[pos:] may be the start of a record that goes on in the next chunk."""
-    match = _RECORD.match(text, pos)
-    return not match.group(1) if match is not None else _PARTIAL.match(text, pos) is not None
-
-
-def _header(handle):
-    """(the cells of the first record, the text read so far, where the next record starts, end of file reached)."""
-    text = handle.read(max(_CHUNK, len(_BOM)))
-    if text.startswith(_BOM):
-        text = text[len(_BOM):]
-    if b"\0" in text:
-        raise NotPlain()
-    eof = False
-    while True:
-        match = _RECORD.match(text)
-        if match is not None and (eof or match.group(1)):
-            return _decoded_cells(text, 0, match.end()), text, match.end(), eof
-        if eof or not (match or _PARTIAL.match(text)):
+    def more(self, pos):
+        """Move data[pos:end] (the start of a record) to the front and read on; twice the room if it fills half."""
+        rest = self.end - pos
+        if rest > _MAX_RECORD:
             raise NotPlain()
-        text, eof = _more(handle, text, 0)
+        if pos:
+            self.data[:rest] = self.data[pos:self.end]
+        if 2 * rest > len(self.data):
+            self.data.extend(bytes(len(self.data)))
+        with memoryview(self.data) as view:
+            read = self.handle.readinto(view[rest:])
+        self.end, self.eof = rest + read, not read
+        if self.data.find(b"\0", rest, self.end) >= 0:
+            raise NotPlain()
 
 
-def _decoded(cells):
-    """The cells (bytes, quoted or not) as str: joined by NUL, which plain CSV never holds, to decode and unquote
-    them in a few C calls."""
-    text = b"\0".join(cells).decode("utf-8")
+def _cut(data, pos, end):
+    """Whether data[pos:end] may be the start of a record that goes on in the next chunk, or of the line ends that
+    may close the file."""
+    if _LINE_ENDS_SO_FAR.match(data, pos, end):
+        return True
+    match = _RECORD.match(data, pos, end)
+    return not match.group(1) if match is not None else _PARTIAL.match(data, pos, end) is not None
+
+
+def _header(buffer):
+    """(the cells of the first record, where the next one starts)."""
+    start = len(_BOM) if buffer.data.startswith(_BOM) else 0
+    while True:
+        match = _RECORD.match(buffer.data, start, buffer.end)
+        if match is not None and (buffer.eof or match.group(1)):
+            return _decoded_cells(bytes(buffer.data[start:match.end()]), 0, match.end() - start), match.end()
+        if buffer.eof or not (match or _PARTIAL.match(buffer.data, start, buffer.end)):
+            raise NotPlain()
+        buffer.more(0)
+
+
+def _runs(chosen):
+    """The chosen positions (sorted) as runs of consecutive ones."""
+    runs = []
+    for position in chosen:
+        if runs and runs[-1][-1] == position - 1:
+            runs[-1].append(position)
+        else:
+            runs.append([position])
+    return runs
+
+
+def _record_pattern(width, runs):
+    """A record of ``width`` cells and its line end, with one group per run of chosen cells."""
+    starts = dict((run[0], run) for run in runs)
+    parts, position = [], 0
+    while position < width:
+        run = starts.get(position)
+        if run is None:
+            parts.append(_CELL)
+            position += 1
+        else:
+            parts.append(b"(" + b",".join([_CELL] * len(run)) + b")")
+            position += len(run)
+    return b",".join(parts)
+
+
+_SEPARATOR = methodcaller("replace", ",", "\0")
+_PAIR = {"": '"'}
+
+
+def _cells_of_runs(spans, width):
+    """The cells of runs of ``width`` cells (bytes matched by a _RECORD pattern), decoded and unquoted in a few C
+    calls: the runs are joined by NUL, which plain CSV never holds, the commas between cells become NULs too, and
+    one split gives the cells."""
+    text = b"\0".join(spans).decode("utf-8")
     if '"' in text:
-        # Only quoted cells hold quotes: the opening one right after a NUL (or the start), the closing one right
-        # before a NUL (or the end), and pairs in between, each standing for one quote.
-        text = ("\0" + text + "\0").replace('\0"', "\0").replace('"\0', "\0")[1:-1].replace('""', '"')
-    return text.split("\0")
+        # Between quotes, every other piece is outside quoted cells: there commas part cells. Inside a quoted cell
+        # the outside piece between the two quotes of a pair is empty (elsewhere it holds a comma or NUL at least):
+        # that is the quote the pair stands for. The quotes themselves go.
+        pieces = text.split('"')
+        outside = list(map(_SEPARATOR, pieces[::2]))
+        outside[1:-1] = map(_PAIR.get, outside[1:-1], outside[1:-1])
+        pieces[::2] = outside
+        text = "".join(pieces)
+    elif width > 1:
+        text = text.replace(",", "\0")
+    cells = text.split("\0")
+    if len(cells) != width * len(spans):
+        raise NotPlain()  # cannot happen: the runs were matched as cells
+    return cells
 
 
-def _collect(stores, matches):
-    """Append the captured cells of the matched records to one list per captured position."""
-    for store, cells in zip(stores, zip(*map(_GROUPS, matches))):
-        store.extend(_decoded(cells))
+def _chosen_cells(runs, matches):
+    """The cells of the matched records at each chosen position, one list per position."""
+    found = []
+    for run, spans in zip(runs, zip(*map(_GROUPS, matches))):
+        cells = _cells_of_runs(spans, len(run))
+        found.extend(cells[offset::len(run)] for offset in range(len(run)))
+    return found
 
 
 def columns(path, choose):
-    """(header, [the cells of every later record at each position ``choose(header)`` returns]), for files in the
-    usual shape only: the header first (after an optional byte-order mark), then records all as wide as the
-    header (two to _MAX_WIDTH cells), each closed by \\r\\n or \\n except perhaps the last, then at most line ends.
+    """For each chunk of the file, a list with the cells of its records at each position ``choose(header)``
+    returns (the header is not among them). For files in the usual shape only: the header first (after an optional
+    byte-order mark), then records all as wide as the header (two to _MAX_WIDTH cells), each closed by \\r\\n or
+    \\n except perhaps the last, then at most line ends.
 
-    Records are matched in C calls a chunk at a time and the chosen cells of a chunk decoded in one go, so nothing
-    is done in Python per record; there are no line numbers. Anything else (blank lines, a row of another width,
-    a lone \\r, a chosen cell that is not UTF-8, what ``records`` would refuse) raises NotPlain, as ``choose`` may
-    to decline the file: the caller then reads it with ``records``, which takes every shape and numbers the lines
-    for its messages.
+    Records are matched by C calls a chunk at a time and the chosen cells of a chunk decoded and split in a few
+    more, so nothing is done in Python per record; there are no line numbers. Anything else (blank lines, a row of
+    another width, a lone \\r, a chosen cell that is not UTF-8, what ``records`` would refuse) raises NotPlain, as
+    ``choose`` may to decline the file, and the caller reads the file again with ``records``, which takes every
+    shape and numbers the lines for its messages (so it must not use the chunks before the end).
     """
     try:
         with open(path, "rb") as handle:
-            header, text, pos, eof = _header(handle)
+            buffer = _Buffer(handle)
+            header, pos = _header(buffer)
             positions = list(choose(header))
-            width = len(header)
-            chosen = sorted(set(positions))
+            width, chosen = len(header), sorted(set(positions))
             if not (1 < width <= _MAX_WIDTH and chosen and 0 <= chosen[0] and chosen[-1] < width):
                 raise NotPlain()
-            cells = b",".join((b"(" + _CELL + b")") if i in chosen else _CELL for i in range(width))
+            runs = _runs(chosen)
+            order = [chosen.index(position) for position in positions]
+            cells = _record_pattern(width, runs)
             record = re.compile(cells + b"(?:\r\n|\n)")
-            found = dict((position, []) for position in chosen)
-            stores = [found[position] for position in chosen]
             while True:
-                matches = list(iter(record.scanner(text, pos).match, None))
+                matches = list(iter(record.scanner(buffer.data, pos, buffer.end).match, None))
                 if matches:
-                    _collect(stores, matches)
+                    found = _chosen_cells(runs, matches)
                     pos = matches[-1].end()
-                if eof:
+                    yield [found[i] for i in order]
+                if buffer.eof:
                     break
-                if pos < len(text) and not _cut(text, pos):
+                if pos < buffer.end and not _cut(buffer.data, pos, buffer.end):
                     raise NotPlain()
-                text, eof = _more(handle, text, pos)
+                buffer.more(pos)
                 pos = 0
-            if not _LINE_ENDS.match(text, pos):  # the last record has no line end
-                last = re.compile(cells + b"\\Z").match(text, pos)
+            if not _LINE_ENDS.match(buffer.data, pos, buffer.end):  # the last record has no line end
+                last = re.compile(cells + b"\\Z").match(buffer.data, pos, buffer.end)
                 if last is None:
                     raise NotPlain()
-                _collect(stores, [last])
+                found = _chosen_cells(runs, [last])
+                yield [found[i] for i in order]
     except UnicodeDecodeError:
         raise NotPlain()
-    return header, [found[position] for position in positions]

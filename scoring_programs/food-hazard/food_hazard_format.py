@@ -86,41 +86,46 @@ def _gold_columns(header):
     return [0] + [header.index(name) for name in LABEL_COLUMNS if name in header]
 
 
-def _in_bulk(path, choose):
-    """fast_csv.columns(path, choose), or None when the file is not in its shape (or ``choose`` declines it)."""
+def _bulk_read(path, choose):
+    """(ids or None, [labels of each label column]) read with fast_csv.columns; ``choose`` takes the header (cells
+    stripped) and returns (has an index column, [positions of the label columns]) or raises NotPlain. None when
+    the file is not in the usual shape, an id is not a canonical integer or a label is empty."""
+    found = {}
+
+    def positions(header):
+        index, labels = choose([cell.strip() for cell in header])
+        found.update(ids=[] if index else None, labels=[[] for _ in labels])
+        return ([0] if index else []) + labels
+
+    intern = _LABELS.setdefault
     try:
-        return fast_csv.columns(path, choose)
+        for part in fast_csv.columns(path, positions):
+            if found["ids"] is not None:
+                found["ids"].extend(part.pop(0))
+            for labels, cells in zip(found["labels"], part):
+                labels.extend(map(intern, cells, cells))
     except fast_csv.NotPlain:
         return None
-
-
-def _bulk_ids(ids):
-    """The ids if all are canonical integers, none twice; else None."""
-    if ids and _CANONICAL_IDS.match("\0".join(ids)) and len(set(ids)) == len(ids):
-        return ids
-    return None
-
-
-def _bulk_labels(labels):
-    """The labels, one string object per distinct label (as _cells shares them), or None if one is empty."""
-    if not labels or not all(value.strip() for value in set(labels)):
+    ids, labels = found["ids"], found["labels"]
+    # Labels enter _LABELS before this check, so an empty one there (from this file or an earlier one that was
+    # then read row by row, which never adds it) sends the file to the row-by-row reading.
+    if not labels[0] or not all(label.strip() for label in _LABELS):
         return None
-    return list(map(_LABELS.setdefault, labels, labels))
+    if ids is not None and not _CANONICAL_IDS.match("\0".join(ids)):
+        return None
+    return ids, labels
 
 
 def _bulk_gold(path):
     """read_gold's table read in bulk, or None (the file is then read row by row)."""
     def choose(header):
-        header = [cell.strip() for cell in header]
         if header[0] not in INDEX_NAMES or not all(name in header for name in LABEL_COLUMNS):
             raise fast_csv.NotPlain()
-        return [0] + [header.index(name) for name in LABEL_COLUMNS]
-    found = _in_bulk(path, choose)
-    if found is None:
+        return True, [header.index(name) for name in LABEL_COLUMNS]
+    found = _bulk_read(path, choose)
+    if found is None or len(set(found[0])) != len(found[0]):
         return None
-    ids, labels = _bulk_ids(found[1][0]), list(map(_bulk_labels, found[1][1:]))
-    if ids is None or None in labels:
-        return None
+    ids, labels = found
     return LabelTable(ids, dict(zip(LABEL_COLUMNS, labels)), None, len(ids))
 
 
@@ -205,29 +210,25 @@ def _order_by_id(table, gold):
 
 def _bulk_submission(path, gold):
     """read_submission's result read in bulk, or None (the file is then read row by row)."""
-    layout = []
+    present = []
 
     def choose(header):
-        header = [cell.strip() for cell in header]
         try:
-            index, present = _submission_columns(header)
+            index, names = _submission_columns(header)
         except SubmissionError:
             raise fast_csv.NotPlain()
-        layout.extend(present)
-        return ([0] if index else []) + [header.index(name) for name in present]
-    found = _in_bulk(path, choose)
-    if found is None:
+        present.extend(names)
+        return index, [header.index(name) for name in names]
+    found = _bulk_read(path, choose)
+    if found is None or len(found[1][0]) != len(gold):
         return None
-    cells = found[1]
-    columns = dict(zip(layout, map(_bulk_labels, cells[-len(layout):])))
-    if None in columns.values() or len(cells[0]) != len(gold):
-        return None
-    if len(cells) == len(layout):  # no index column: rows in the gold's order
+    ids, labels = found
+    columns = dict(zip(present, labels))
+    if ids is None:  # rows in the gold's order
         return columns
-    ids = _bulk_ids(cells[0])
-    where = dict(zip(ids, range(len(ids)))) if ids is not None else {}
+    where = dict(zip(ids, range(len(ids))))
     order = list(map(where.get, gold.ids))
-    if not where or None in order:
+    if len(where) != len(ids) or None in order:
         return None
     return dict((column, list(map(labels.__getitem__, order))) for column, labels in columns.items())
 
