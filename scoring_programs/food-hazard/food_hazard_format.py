@@ -107,9 +107,12 @@ def _bulk_read(path, choose):
     except fast_csv.NotPlain:
         return None
     ids, labels = found["ids"], found["labels"]
-    # Labels enter _LABELS before this check, so an empty one there (from this file or an earlier one that was
-    # then read row by row, which never adds it) sends the file to the row-by-row reading.
-    if not labels[0] or not all(label.strip() for label in _LABELS):
+    # Labels are shared through _LABELS before they are checked, once each: the row-by-row reading never adds an
+    # empty one, so any there is from this file (and taken out again).
+    empty = [label for label in _LABELS if not label.strip()]
+    for label in empty:
+        del _LABELS[label]
+    if empty or not labels[0]:
         return None
     if ids is not None and not _CANONICAL_IDS.match("\0".join(ids)):
         return None
@@ -228,7 +231,7 @@ def _bulk_submission(path, gold):
         return columns
     where = dict(zip(ids, range(len(ids))))
     order = list(map(where.get, gold.ids))
-    if len(where) != len(ids) or None in order:
+    if None in order:  # else as many rows as gold ids, each of which is found: no id twice, no other id
         return None
     return dict((column, list(map(labels.__getitem__, order))) for column, labels in columns.items())
 
