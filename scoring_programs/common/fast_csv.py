@@ -4,21 +4,27 @@ Scoring programs read a few label columns from gold files whose text columns run
 Splitting such a file into lines and feeding the csv module one character at a time is most of the work; here
 regular expressions take whole quoted cells at once from large chunks of the file. Only text that the csv module
 would read the same way is accepted: quoted cells closed right before a comma or a line end, unquoted cells with no
-quote or lone carriage return, no NUL. Anything else raises ``NotPlain`` (before that record is returned) and the
-caller reads on with the csv module, which also gives the exact error messages.
+quote or lone carriage return, no NUL. Anything else raises ``NotPlain`` and the caller reads with the csv module,
+which also gives the exact error messages.
 
 The file is read as bytes: the characters that shape CSV are ASCII, and in UTF-8 an ASCII byte is never part of
-another character, so records and cells split the same way as in the decoded text; each cell is decoded when it is
-returned, which checks it is UTF-8 (or raises NotPlain). Records with as many cells as the header are taken in one
-match of a pattern made for that width. With ``columns``, only the chosen cells of such records are decoded (the
-others are returned as ''): long texts that the caller never reads are skipped, and not checked to be UTF-8.
+another character, so records and cells split the same way as in the decoded text; a cell is decoded when it is
+returned, which checks it is UTF-8 (or raises NotPlain). Cells the caller does not choose are skipped: long texts
+it never reads are not built, and not checked to be UTF-8.
+
+Two readers:
+- ``records`` takes any text, record by record with its line number: NotPlain is raised before the record it
+  concerns is returned, so the caller reads on from there with the csv module.
+- ``columns`` takes only files in the usual shape (a header, then rows as wide, no blank lines but at the end) and
+  returns the chosen cells column by column, a chunk of the file at a time, with no per-record work in Python and
+  no line numbers; on NotPlain the caller reads the whole file again (with ``records``), which names the lines.
 """
 import re
 from operator import methodcaller
 
 _CHUNK = 1 << 20
 _MAX_RECORD = 64 << 20  # a record still open after this much text is not plain CSV
-_MAX_WIDTH = 256  # wider headers: rows cell by cell (a pattern per width would take long to compile)
+_MAX_WIDTH = 256  # wider headers: records cell by cell, columns refused (a pattern per width is slow to compile)
 
 _QUOTED = b'"[^"]*(?:""[^"]*)*"'
 _PLAIN = b'[^,"\r\n]*'
