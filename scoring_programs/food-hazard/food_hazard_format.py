@@ -1,7 +1,13 @@
-"""Reading the gold incidents file and a participant's submission.csv, and aligning the two row by row."""
+"""Reading the gold incidents file and a participant's submission.csv, and aligning the two row by row.
+
+Each file is first read whole columns at a time (fast_csv.columns) and checked in bulk; when it is not in the
+usual shape or a check fails, it is read again row by row (read_csv), which finds the first problem and names its
+line: so the messages, and the results, are those of the row-by-row reading.
+"""
 import os
 import re
 
+import fast_csv
 from scoring_runtime import SubmissionError, ReferenceDataError, canonical_integer, read_csv, shorten
 
 SUBMISSION_NAME = "submission.csv"
@@ -15,6 +21,8 @@ _LABELS = {}
 
 
 _CANONICAL_ID = re.compile(r"(?:0|[1-9][0-9]*)\Z")  # an integer id written as canonical_integer writes it
+# Ids joined by NUL (which fast_csv never returns in a cell), all canonical.
+_CANONICAL_IDS = re.compile(r"(?:0|[1-9][0-9]*)(?:\0(?:0|[1-9][0-9]*))*\Z")
 
 
 def _normalize_id(value):
@@ -28,15 +36,17 @@ def _squash(name):
 
 
 class LabelTable(object):
-    """Label columns of a CSV, one list per column, with each row's id (None without an index column) and line."""
+    """Label columns of a CSV, one list per column, with each row's id (None without an index column) and line
+    (None when read in bulk: no message needs them then)."""
 
-    def __init__(self, ids, columns, lines):
+    def __init__(self, ids, columns, lines, rows):
         self.ids = ids
         self.columns = columns
         self.lines = lines
+        self.rows = rows
 
     def __len__(self):
-        return len(self.lines)
+        return self.rows
 
 
 def _cells(header, rows, label, error, wanted, index):
@@ -76,7 +86,56 @@ def _gold_columns(header):
     return [0] + [header.index(name) for name in LABEL_COLUMNS if name in header]
 
 
+def _bulk_read(path, choose):
+    """(ids or None, [labels of each label column]) read with fast_csv.columns; ``choose`` takes the header (cells
+    stripped) and returns (has an index column, [positions of the label columns]) or raises NotPlain. None when
+    the file is not in the usual shape, an id is not a canonical integer or a label is empty."""
+    found = {}
+
+    def positions(header):
+        index, labels = choose([cell.strip() for cell in header])
+        found.update(ids=[] if index else None, labels=[[] for _ in labels])
+        return ([0] if index else []) + labels
+
+    intern = _LABELS.setdefault
+    try:
+        for part in fast_csv.columns(path, positions):
+            if found["ids"] is not None:
+                found["ids"].extend(part.pop(0))
+            for labels, cells in zip(found["labels"], part):
+                labels.extend(map(intern, cells, cells))
+    except fast_csv.NotPlain:
+        return None
+    ids, labels = found["ids"], found["labels"]
+    # Labels are shared through _LABELS before they are checked, once each: the row-by-row reading never adds an
+    # empty one, so any there is from this file (and taken out again).
+    empty = [label for label in _LABELS if not label.strip()]
+    for label in empty:
+        del _LABELS[label]
+    if empty or not labels[0]:
+        return None
+    if ids is not None and not _CANONICAL_IDS.match("\0".join(ids)):
+        return None
+    return ids, labels
+
+
+def _bulk_gold(path):
+    """read_gold's table read in bulk, or None (the file is then read row by row)."""
+    def choose(header):
+        if header[0] not in INDEX_NAMES or not all(name in header for name in LABEL_COLUMNS):
+            raise fast_csv.NotPlain()
+        return True, [header.index(name) for name in LABEL_COLUMNS]
+    found = _bulk_read(path, choose)
+    if found is None or len(set(found[0])) != len(found[0]):
+        return None
+    ids, labels = found
+    return LabelTable(ids, dict(zip(LABEL_COLUMNS, labels)), None, len(ids))
+
+
 def read_gold(path):
+    table = _bulk_gold(path)
+    if table is not None:
+        return table
     label = "reference file " + os.path.basename(path)
     header, rows = read_csv(path, label, ReferenceDataError, stream=True, columns=_gold_columns)
     header = [cell.strip() for cell in header]
@@ -91,7 +150,7 @@ def read_gold(path):
         ids = [str(i) for i in range(len(lines))]
     elif len(set(ids)) != len(ids):
         raise ReferenceDataError("%s: the index column has duplicate ids" % label)
-    return LabelTable(ids, columns, lines)
+    return LabelTable(ids, columns, lines, len(lines))
 
 
 def _submission_columns(header):
@@ -152,13 +211,41 @@ def _order_by_id(table, gold):
     return list(map(where.__getitem__, gold.ids))
 
 
+def _bulk_submission(path, gold):
+    """read_submission's result read in bulk, or None (the file is then read row by row)."""
+    present = []
+
+    def choose(header):
+        try:
+            index, names = _submission_columns(header)
+        except SubmissionError:
+            raise fast_csv.NotPlain()
+        present.extend(names)
+        return index, [header.index(name) for name in names]
+    found = _bulk_read(path, choose)
+    if found is None or len(found[1][0]) != len(gold):
+        return None
+    ids, labels = found
+    columns = dict(zip(present, labels))
+    if ids is None:  # rows in the gold's order
+        return columns
+    where = dict(zip(ids, range(len(ids))))
+    order = list(map(where.get, gold.ids))
+    if None in order:  # else as many rows as gold ids, each of which is found: no id twice, no other id
+        return None
+    return dict((column, list(map(labels.__getitem__, order))) for column, labels in columns.items())
+
+
 def read_submission(path, gold):
     """The submission's label columns in the gold's row order, as {column: labels} (only the columns given)."""
+    predicted = _bulk_submission(path, gold)
+    if predicted is not None:
+        return predicted
     header, rows = read_csv(path, SUBMISSION_NAME, SubmissionError, stream=True)
     header = [cell.strip() for cell in header]
     index, present = _submission_columns(header)
     ids, columns, lines = _cells(header, rows, SUBMISSION_NAME, SubmissionError, present, index)
-    table = LabelTable(ids, columns, lines)
+    table = LabelTable(ids, columns, lines, len(lines))
     if not len(table):
         raise SubmissionError("%s has a header but no rows: expected one row per incident (%d)"
                               % (SUBMISSION_NAME, len(gold)))
