@@ -8,6 +8,7 @@ import pytest
 
 from conftest import shared_path
 from test_recipe_mpr_data import TYPES, baseline, derive, split_tool
+from test_recipe_mpr_scoring import ref_files
 
 TASK = "recipe-mpr"
 
@@ -45,6 +46,9 @@ def test_published_predictions_reproduce_the_authors_accuracy(score_submission, 
     named = [dict(q, id="q%03d" % [r["query"] for r in full].index(q["query"])) for q in reference]
     run_ids = score_submission(TASK, {"gold.json": json.dumps(named)}, {"predictions.json": json.dumps(ids)})
     assert run_ids.scores == run.scores
+    # And from the gold index the builder packs beside the gold.
+    run_index = score_submission(TASK, ref_files(named, indexed=True), {"predictions.json": json.dumps(ids)})
+    assert run_index.scores == run.scores
 
 
 def test_real_type_counts_match_the_seed_and_the_answer_is_always_first():
