@@ -83,15 +83,24 @@ def split_seed(task, split):
     return zlib.crc32(("%s/%s" % (task.name, split)).encode("utf-8"))
 
 
+def _split_context(task, split):
+    return types.SimpleNamespace(task=task.name, split=split, reference_dir=task.split_dirs[split],
+                                 seed=split_seed(task, split))
+
+
+def _hook_failed(ctx, what, exc):
+    # An organizer's gold that the hooks cannot read: say which split.
+    return BuildError("split %r (%s): deriving %s failed: %s: %s"
+                      % (ctx.split, ctx.reference_dir, what, type(exc).__name__, exc))
+
+
 def derive_split(task, split, derive, program, workdir):
     """Run the task's hooks for one split; returns (public data zip bytes or None, starting kit zip bytes or None)."""
-    ctx = types.SimpleNamespace(task=task.name, split=split, reference_dir=task.split_dirs[split],
-                                seed=split_seed(task, split))
+    ctx = _split_context(task, split)
     try:
         return _run_hooks(ctx, derive, program, workdir)
-    except Exception as exc:  # an organizer's gold that the hooks cannot read: say which split
-        raise BuildError("split %r (%s): deriving the public data and starting kit failed: %s: %s"
-                         % (split, ctx.reference_dir, type(exc).__name__, exc))
+    except Exception as exc:
+        raise _hook_failed(ctx, "the public data and starting kit", exc)
 
 
 def _run_hooks(ctx, derive, program, workdir):
@@ -119,13 +128,11 @@ def reference_zip(task, split, derive=None):
     files the task's ``reference_files`` hook derives from it (replacing files of the same name)."""
     entries = pack.directory_entries(task.split_dirs[split])
     if hasattr(derive, "reference_files"):
-        ctx = types.SimpleNamespace(task=task.name, split=split, reference_dir=task.split_dirs[split],
-                                    seed=split_seed(task, split))
+        ctx = _split_context(task, split)
         try:
             derived = dict(derive.reference_files(ctx))
-        except Exception as exc:  # an organizer's gold that the hook cannot read: say which split
-            raise BuildError("split %r (%s): deriving reference files failed: %s: %s"
-                             % (split, ctx.reference_dir, type(exc).__name__, exc))
+        except Exception as exc:
+            raise _hook_failed(ctx, "reference files", exc)
         entries = sorted([(name, data) for name, data in entries if name not in derived] + list(derived.items()))
     marked = any(name.rsplit("/", 1)[-1] == GOLD_PUBLIC_MARKER for name, _ in entries)
     if marked and not task.gold_public[split]:

@@ -189,10 +189,6 @@ def predictions_of(data, gold):
                           % (FILE_NAME, _kind(data)))
 
 
-def load_predictions(res_dir, gold):
-    return predictions_of(read_predictions(res_dir), gold)
-
-
 def ranks_by_index(data, index):
     """The answer's rank in each query's ranking (None when absent), in gold order, for a form-1 submission that
     needs no message: one option id per query, or a full ranking of every query's options. None otherwise (the
