@@ -12,8 +12,9 @@ the sentences the caller asks for (``wanted``) keep their annotations: in scenar
 import bisect
 import io
 import re
-from itertools import compress, islice, repeat
-from operator import and_, ne, not_
+from array import array
+from itertools import compress, islice
+from operator import ne
 
 from scoring_runtime import parse_integer, quote
 
@@ -117,10 +118,12 @@ class _Line(object):
 
 # A plain number: ASCII digits only (int() alone would also take '１', '1_000' and ' 7'), few enough to be exact.
 _PLAIN_NUMBER = re.compile(r"[0-9]{1,18}\Z").match
-# Well-formed lines in their usual shape (one span, single spaces, no stray whitespace), read in one match; any
-# other line goes through the field-by-field checks and their messages.
+# Well-formed lines in their usual shape (single spaces, no stray whitespace) are read by one match up to the first
+# character of a label that is not blank (\s is what str.strip removes); the caller then checks that at most one
+# tab follows (LABEL, or LABEL<TAB>TEXT), which is cheaper than matching the text. Any other line goes through the
+# field-by-field checks and their messages.
 _PLAIN_KEYPHRASE = re.compile(r"([0-9]{1,18})\t([0-9]{1,18}) ([0-9]{1,18})((?:;[0-9]{1,18} [0-9]{1,18})*)"
-                              r"\t([^\t\r\n]*)(?:\t[^\t\r\n]*)?\n?\Z").match
+                              r"\t[^\S\t\n]*\S").match
 _PLAIN_SPANS = re.compile(r"[0-9]{1,18} [0-9]{1,18}(?:;[0-9]{1,18} [0-9]{1,18})+\Z").match
 _PLAIN_RELATION = re.compile(r"([^\t\r\n]*)\t([0-9]{1,18})\t([0-9]{1,18})\n?\Z").match
 _PLAIN_RELATIONS = re.compile(r"^([^\t\r\n]*)\t([0-9]{1,18})\t([0-9]{1,18})$", re.M).findall  # one per line
@@ -179,6 +182,41 @@ def _wrong_fields(where, count, layout):
                          % (layout, count, "" if count == 1 else "s"))
 
 
+class _Ids(object):
+    """Where each key-phrase ID of a file was defined: the index of its sentence, and its Keyphrase when the caller
+    keeps that sentence.
+
+    IDs are usually numbered from 1 in file order, so the indices sit in an array by ID (4 bytes each, -1 where
+    undefined), which the relation reader reads in C calls; a dict of millions of int objects took more memory and
+    time than the rest of the reading. An ID far beyond the number of lines read (IDs need not be dense) goes to a
+    dict instead, and so do all IDs after it: the array then stops growing, so an ID is only ever in one of the two.
+    Negative IDs (the checks allow a sign) go to the dict as well.
+    """
+    __slots__ = ("table", "size", "sparse", "kept", "wanted")
+
+    def __init__(self, wanted):
+        self.table = array("i")
+        self.size = 0  # len(self.table), read in the readers' loops
+        self.sparse = {}
+        self.kept = {}  # ID -> Keyphrase, for the sentences the caller keeps
+        self.wanted = wanted  # indices of the kept sentences, None for all
+
+    def sentence(self, kid):
+        """The index of the sentence of key phrase ``kid``, -1 if no key phrase has that ID."""
+        return self.table[kid] if 0 <= kid < self.size else self.sparse.get(kid, -1)
+
+    def define(self, kid, index, lines_read):
+        if 0 <= kid < self.size:
+            self.table[kid] = index
+        elif not self.sparse and 0 <= kid < 4 * lines_read + 65536:
+            grow = max(kid + 1 - self.size, self.size)  # at least double: few copies
+            self.table.frombytes(b"\xff" * (grow * self.table.itemsize))  # all bits set: -1
+            self.size += grow
+            self.table[kid] = index
+        else:
+            self.sparse[kid] = index
+
+
 def _load_keyphrases(lines, name, scenario, wanted):
     texts = scenario.texts
     starts = []
@@ -186,36 +224,44 @@ def _load_keyphrases(lines, name, scenario, wanted):
     for text in texts:
         starts.append(total)
         total += len(text) + 1
-    by_id = {}  # id -> its Keyphrase when its sentence is kept, else its sentence index
+    ids = _Ids(wanted)
+    table, size = ids.table, ids.size
     where = _Line(name)
     plain, after, crossing = _PLAIN_KEYPHRASE, bisect.bisect_right, scenario.cross_sentence_keyphrases
-    near, low, high = -1, 0, 0  # the sentence of the last key phrase placed here, from offset low to high
+    # The sentence of the last key phrase read in the usual shape: its index, where it starts (low), where the next
+    # starts (high), where its text ends (limit), and whether the caller keeps it. Key phrases come in the order
+    # of their sentences, so most lines need no search.
+    near, low, high, limit, keep = -1, 0, 0, 0, False
     for number, raw in enumerate(lines, 1):
         match = plain(raw)
         if match is not None:
-            kid, start, end, more, label = match.groups()
+            kid, start, end, more = match.groups()
             kid, start, end = int(kid), int(start), int(end)
+            if not low <= start < high and start < total:
+                near = after(starts, start) - 1
+                low, limit = starts[near], starts[near] + len(texts[near])
+                high = limit + 1
+                keep = wanted is None or near in wanted
             if more:
                 spans = [(start, end)]
                 spans.extend((int(a), int(b)) for a, b in (piece.split(" ") for piece in more[1:].split(";")))
                 ordered = all(a <= b for a, b in spans)
             else:
                 ordered = start <= end
-            if ordered and start < total and kid not in by_id and label.strip():
+            if (ordered and low <= start < high and (table[kid] < 0 if kid < size else ids.sentence(kid) < 0)
+                    and raw.count("\t", match.end()) < 2):
                 # All the checks below pass: a key phrase of a sentence the caller does not need is placed as
                 # below, in short.
-                if low <= start < high:  # in the sentence of the key phrase before, as they usually are
-                    index = near
-                else:
-                    index = after(starts, start) - 1
-                    near, low, high = index, starts[index], starts[index + 1] if index + 1 < len(starts) else total
-                if wanted is not None and index not in wanted:
-                    limit = starts[index] + len(texts[index])
-                    if end > limit if not more else any(a < starts[index] or b > limit for a, b in spans):
+                if not keep:
+                    if end > limit if not more else any(a < low or b > limit for a, b in spans):
                         crossing.append(number)
-                    by_id[kid] = index
+                    if kid < size:
+                        table[kid] = near
+                    else:
+                        ids.define(kid, near, number)
+                        size = ids.size
                     continue
-                label = label.strip()
+                label = raw.rstrip("\r\n").split("\t")[2].strip()
                 if not more:
                     spans = [(start, end)]
             else:
@@ -231,7 +277,7 @@ def _load_keyphrases(lines, name, scenario, wanted):
             label = fields[2].strip()
             if not label:
                 raise FormatProblem(where, "an empty label", "the label is empty")
-            if kid in by_id:
+            if ids.sentence(kid) >= 0:
                 raise FormatProblem(where, "a duplicate key-phrase ID", "the key-phrase ID %d is used twice" % kid)
             spans = _parse_spans(fields[1], where)
         # The key phrase belongs to the sentence where its first span (as written) starts, and its spans are kept
@@ -246,25 +292,25 @@ def _load_keyphrases(lines, name, scenario, wanted):
         base, length = starts[index], len(texts[index])
         if len(spans) == 1:
             if first < base or spans[0][1] > base + length:
-                scenario.cross_sentence_keyphrases.append(number)
+                crossing.append(number)
         elif any(start < base or end > base + length for start, end in spans):
-            scenario.cross_sentence_keyphrases.append(number)
-        if wanted is not None and index not in wanted:
-            by_id[kid] = index
-            continue
-        relative = sorted((start - base, end - base) for start, end in spans)
-        if len(relative) == 1:
-            relative = word_spans(texts[index], relative[0][0], relative[0][1])
-        sentence = scenario.kept.get(index)
-        if sentence is None:
-            sentence = scenario.kept[index] = Sentence(texts[index], index + 1)
-        keyphrase = Keyphrase(kid, label, tuple(relative), number, index)
-        sentence.keyphrases.append(keyphrase)
-        by_id[kid] = keyphrase
-    return by_id
+            crossing.append(number)
+        if wanted is None or index in wanted:
+            relative = sorted((start - base, end - base) for start, end in spans)
+            if len(relative) == 1:
+                relative = word_spans(texts[index], relative[0][0], relative[0][1])
+            sentence = scenario.kept.get(index)
+            if sentence is None:
+                sentence = scenario.kept[index] = Sentence(texts[index], index + 1)
+            keyphrase = Keyphrase(kid, label, tuple(relative), number, index)
+            sentence.keyphrases.append(keyphrase)
+            ids.kept[kid] = keyphrase
+        ids.define(kid, index, number)
+        size = ids.size
+    return ids
 
 
-def _load_relations(lines, name, scenario, by_id):
+def _load_relations(lines, name, scenario, ids):
     seen = set()
     where = _Line(name)
     lines = iter(lines)
@@ -273,59 +319,54 @@ def _load_relations(lines, name, scenario, by_id):
         batch = list(islice(lines, _BATCH))
         if not batch:
             return
-        if not _plain_relations(batch, number, scenario, by_id, seen):
-            _relation_lines(enumerate(batch, number), where, scenario, by_id, seen)
+        if not _plain_relations(batch, number, scenario, ids, seen):
+            _relation_lines(enumerate(batch, number), where, scenario, ids, seen)
         number += len(batch)
 
 
-def _plain_relations(batch, number, scenario, by_id, seen):
+def _plain_relations(batch, number, scenario, ids, seen):
     """Read a batch of lines that are all relations in the usual shape between known key phrases, in C calls
-    except for the few relations that touch a sentence the caller keeps; False (nothing done) for any other
-    batch, which _relation_lines then reads line by line."""
+    except for the relations of the sentences the caller keeps; False (nothing done) for any other batch, which
+    _relation_lines then reads line by line."""
     rows = _PLAIN_RELATIONS("".join(batch))
     if len(rows) != len(batch):
         return False
     labels, sources, targets = zip(*rows)
-    find = by_id.get
-    sources, targets = list(map(find, map(int, sources))), list(map(find, map(int, targets)))
-    if None in sources or None in targets or not all(map(str.strip, labels)):
+    sources, targets = list(map(int, sources)), list(map(int, targets))
+    find = ids.table.__getitem__ if max(max(sources), max(targets)) < ids.size else ids.sentence
+    at_source, at_target = list(map(find, sources)), list(map(find, targets))
+    if min(at_source) < 0 or min(at_target) < 0 or not all(map(str.strip, labels)):
         return False
-    # Relations between two sentences the caller does not need are only counted when they cross sentences.
-    placed = list(map(and_, map(isinstance, sources, repeat(int)), map(isinstance, targets, repeat(int))))
-    scenario.cross_sentence_relations += sum(map(ne, compress(sources, placed), compress(targets, placed)))
-    for position in compress(range(len(batch)), map(not_, placed)):
-        _keep_relation(labels[position].strip().lower(), sources[position], targets[position], number + position,
-                       scenario, seen)
+    # The official scorer ignores relations between two sentences: they are only counted, kept or not.
+    scenario.cross_sentence_relations += sum(map(ne, at_source, at_target))
+    kept = range(len(batch)) if ids.wanted is None else compress(range(len(batch)),
+                                                                   map(ids.wanted.__contains__, at_source))
+    for position in kept:
+        if at_source[position] == at_target[position]:
+            _keep_relation(labels[position].strip().lower(), sources[position], targets[position],
+                           at_source[position], number + position, scenario, ids, seen)
     return True
 
 
-def _keep_relation(label, source, target, number, scenario, seen):
-    index = source if type(source) is int else source.sentence
-    if index != (target if type(target) is int else target.sentence):
-        scenario.cross_sentence_relations += 1  # the official scorer ignores relations between sentences
-        return
-    if isinstance(source, int):
-        return  # a sentence the caller does not need
-    key = (label, source.id, target.id)  # IDs are unique in the file, so one set serves every sentence
+def _keep_relation(label, source, target, index, number, scenario, ids, seen):
+    """A relation between two key phrases of sentence ``index``, which the caller keeps."""
+    key = (label, source, target)  # IDs are unique in the file, so one set serves every sentence
     if key in seen:
         return  # duplicates count once, in gold and submission alike
     seen.add(key)
-    scenario.kept[index].relations.append(Relation(label, source, target, number))
+    scenario.kept[index].relations.append(Relation(label, ids.kept[source], ids.kept[target], number))
 
 
-def _relation_lines(numbered_lines, where, scenario, by_id, seen):
-    plain, find = _PLAIN_RELATION, by_id.get
+def _relation_lines(numbered_lines, where, scenario, ids, seen):
+    plain, wanted = _PLAIN_RELATION, ids.wanted
     for number, raw in numbered_lines:
         match = plain(raw)
         if match is not None:
             label, source, target = match.groups()
-            source, target = find(int(source)), find(int(target))
-            if source is None or target is None or not label.strip():
+            source, target = int(source), int(target)
+            ends = ids.sentence(source), ids.sentence(target)
+            if min(ends) < 0 or not label.strip():
                 match = None  # the checks below say what is wrong, in their order
-            elif type(source) is int and type(target) is int:  # between sentences the caller does not need
-                if source != target:
-                    scenario.cross_sentence_relations += 1
-                continue
             else:
                 label = label.strip().lower()
         if match is None:
@@ -338,15 +379,18 @@ def _relation_lines(numbered_lines, where, scenario, by_id, seen):
             label = fields[0].strip().lower()
             if not label:
                 raise FormatProblem(where, "an empty relation label", "the relation label is empty")
-            ends = []
+            kids, ends = [], []
             for field in fields[1:]:
-                kid = _key_id(field, where)
-                if kid not in by_id:
+                kids.append(_key_id(field, where))
+                ends.append(ids.sentence(kids[-1]))
+                if ends[-1] < 0:
                     raise FormatProblem(where, "an unknown key-phrase ID",
-                                        "the key-phrase ID %d is not defined in the output_a file" % kid)
-                ends.append(by_id[kid])
-            source, target = ends
-        _keep_relation(label, source, target, number, scenario, seen)
+                                        "the key-phrase ID %d is not defined in the output_a file" % kids[-1])
+            source, target = kids
+        if ends[0] != ends[1]:
+            scenario.cross_sentence_relations += 1  # the official scorer ignores relations between sentences
+        elif wanted is None or ends[0] in wanted:
+            _keep_relation(label, source, target, ends[0], number, scenario, ids, seen)
 
 
 def load_scenario(sentence_lines, a_lines, b_lines, a_name, b_name, wanted=None):
@@ -354,6 +398,6 @@ def load_scenario(sentence_lines, a_lines, b_lines, a_name, b_name, wanted=None)
 
     ``wanted``: indices of the sentences whose annotations are kept (None: all)."""
     scenario = Scenario([line.strip() for line in sentence_lines])
-    by_id = _load_keyphrases(a_lines, a_name, scenario, wanted)
-    _load_relations(b_lines, b_name, scenario, by_id)
+    ids = _load_keyphrases(a_lines, a_name, scenario, wanted)
+    _load_relations(b_lines, b_name, scenario, ids)
     return scenario
