@@ -11,9 +11,10 @@ the sentences the caller asks for (``wanted``) keep their annotations: in scenar
 """
 import bisect
 import io
+import json
 import re
 from array import array
-from itertools import compress, islice
+from itertools import compress, islice, repeat
 from operator import ne
 
 from scoring_runtime import parse_integer, quote
@@ -126,7 +127,7 @@ _PLAIN_KEYPHRASE = re.compile(r"([0-9]{1,18})\t([0-9]{1,18}) ([0-9]{1,18})((?:;[
                               r"\t[^\S\t\n]*\S").match
 _PLAIN_SPANS = re.compile(r"[0-9]{1,18} [0-9]{1,18}(?:;[0-9]{1,18} [0-9]{1,18})+\Z").match
 _PLAIN_RELATION = re.compile(r"([^\t\r\n]*)\t([0-9]{1,18})\t([0-9]{1,18})\n?\Z").match
-_PLAIN_RELATIONS = re.compile(r"^([^\t\r\n]*)\t([0-9]{1,18})\t([0-9]{1,18})$", re.M).findall  # one per line
+_IDS_AND_COMMAS = re.compile(r"[0-9,]*\Z").match  # a batch's IDs joined by commas, before json reads them
 _BATCH = 4096  # relation lines read together
 
 
@@ -328,19 +329,29 @@ def _plain_relations(batch, number, scenario, ids, seen):
     """Read a batch of lines that are all relations in the usual shape between known key phrases, in C calls
     except for the relations of the sentences the caller keeps; False (nothing done) for any other batch, which
     _relation_lines then reads line by line."""
-    rows = _PLAIN_RELATIONS("".join(batch))
-    if len(rows) != len(batch):
+    count = len(batch)
+    if list(map(str.count, batch, repeat("\t"))).count(2) != count:
+        return False  # not three fields on every line
+    fields = "".join(batch).replace("\n", "\t").split("\t")
+    if len(fields) not in (3 * count, 3 * count + 1):  # each line ends with its newline, but the file's last
         return False
-    labels, sources, targets = zip(*rows)
-    sources, targets = list(map(int, sources)), list(map(int, targets))
+    labels, sources, targets = fields[0:3 * count:3], fields[1::3], fields[2::3]
+    if max(max(map(len, sources)), max(map(len, targets))) > 18:
+        return False  # a long number: the line-by-line reading says what is wrong with it
+    sources, targets = ",".join(sources), ",".join(targets)
+    if not (_IDS_AND_COMMAS(sources) and _IDS_AND_COMMAS(targets) and all(map(str.strip, labels))):
+        return False
+    try:  # json reads many numbers faster than int() one by one, and refuses empty IDs and leading zeros
+        sources, targets = json.loads("[%s]" % sources), json.loads("[%s]" % targets)
+    except ValueError:
+        return False
     find = ids.table.__getitem__ if max(max(sources), max(targets)) < ids.size else ids.sentence
     at_source, at_target = list(map(find, sources)), list(map(find, targets))
-    if min(at_source) < 0 or min(at_target) < 0 or not all(map(str.strip, labels)):
+    if min(at_source) < 0 or min(at_target) < 0:
         return False
     # The official scorer ignores relations between two sentences: they are only counted, kept or not.
     scenario.cross_sentence_relations += sum(map(ne, at_source, at_target))
-    kept = range(len(batch)) if ids.wanted is None else compress(range(len(batch)),
-                                                                   map(ids.wanted.__contains__, at_source))
+    kept = range(count) if ids.wanted is None else compress(range(count), map(ids.wanted.__contains__, at_source))
     for position in kept:
         if at_source[position] == at_target[position]:
             _keep_relation(labels[position].strip().lower(), sources[position], targets[position],

@@ -134,3 +134,31 @@ def test_labels_are_stripped(line, label):
 def test_blank_label_before_the_text(line):
     with pytest.raises(FormatProblem, match="the label is empty"):
         load(TEXT, line)
+
+
+# Relation lines read in bulk fall back to the line-by-line reading whenever one line is not in the usual shape:
+# the same relations, or the same message, as one line at a time.
+GOOD_B = "is-a\t1\t3\n" * 3
+
+
+@pytest.mark.parametrize("b, message", [
+    ("is-a\t1\ntarget\t1\t3\t3\n", "b.txt, line 1: expected LABEL<TAB>SOURCE_ID<TAB>TARGET_ID, found 2"),
+    (GOOD_B + "is-a\t1\t3\t\n", "b.txt, line 4: expected LABEL<TAB>SOURCE_ID<TAB>TARGET_ID, found 4"),
+    (GOOD_B + "is-a\t1\t" + "3" * 25 + "\n", "b.txt, line 4: the key-phrase ID " + "3" * 25 + " is not defined"),
+    (GOOD_B + "is-a\t1\t" + "3" * 35 + "\n", "b.txt, line 4: the key-phrase ID '" + "3" * 35 + "' has 35 digits"),
+    (GOOD_B + "is-a\t1\t\n", "b.txt, line 4: the key-phrase ID '' is not a whole number"),
+    (GOOD_B + "is-a\t1\t3.0\n", "b.txt, line 4: the key-phrase ID '3.0' is not a whole number"),
+    (GOOD_B + "is-a\t1\t1e0\n", "b.txt, line 4: the key-phrase ID '1e0' is not a whole number"),
+    (GOOD_B + " \t1\t3\n", "b.txt, line 4: the relation label is empty"),
+])
+def test_relation_lines_out_of_the_usual_shape(b, message):
+    with pytest.raises(FormatProblem) as info:
+        load(TEXT, "1\t0 2\tConcept\tx\n3\t3 5\tConcept\tx\n", b)
+    assert str(info.value).startswith(message)
+
+
+@pytest.mark.parametrize("b", ["is-a\t001\t03\n", "is-a\t 1\t+3\n", "is-a\t1\t3", "\nis-a\t1\t3\n\n"])
+def test_relation_ids_as_the_checks_allow_them(b):
+    relations = load(TEXT, "1\t0 2\tConcept\tx\n3\t3 5\tConcept\tx\n", b).sentence(0).relations
+    assert [(r.line, r.label, r.source.id, r.target.id) for r in relations] == [(2 if b[0] == "\n" else 1,
+                                                                                  "is-a", 1, 3)]
