@@ -243,6 +243,15 @@ def _load_keyphrases(lines, name, scenario, wanted):
                 low, limit = starts[near], starts[near] + len(texts[near])
                 high = limit + 1
                 keep = wanted is None or near in wanted
+            # The usual line, in short: one span, in the sentence of the key phrase before, which the caller does not
+            # keep, a new ID inside the array, at most one tab after the label's first character (the match has
+            # seen two tabs).
+            if (not more and not keep and low <= start <= end and start < high and kid < size and table[kid] < 0
+                    and raw.count("\t") < 4):
+                if end > limit:
+                    crossing.append(number)
+                table[kid] = near
+                continue
             if more:
                 spans = [(start, end)]
                 spans.extend((int(a), int(b)) for a, b in (piece.split(" ") for piece in more[1:].split(";")))
@@ -250,7 +259,7 @@ def _load_keyphrases(lines, name, scenario, wanted):
             else:
                 ordered = start <= end
             if (ordered and low <= start < high and (table[kid] < 0 if kid < size else ids.sentence(kid) < 0)
-                    and raw.count("\t", match.end()) < 2):
+                    and raw.count("\t") < 4):
                 # All the checks below pass: a key phrase of a sentence the caller does not need is placed as
                 # below, in short.
                 if not keep:
