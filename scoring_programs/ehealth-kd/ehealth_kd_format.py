@@ -15,7 +15,7 @@ import json
 import re
 from array import array
 from itertools import compress, islice, repeat
-from operator import ne
+from operator import le, ne
 
 from scoring_runtime import parse_integer, quote
 
@@ -128,7 +128,7 @@ _PLAIN_KEYPHRASE = re.compile(r"([0-9]{1,18})\t([0-9]{1,18}) ([0-9]{1,18})((?:;[
 _PLAIN_SPANS = re.compile(r"[0-9]{1,18} [0-9]{1,18}(?:;[0-9]{1,18} [0-9]{1,18})+\Z").match
 _PLAIN_RELATION = re.compile(r"([^\t\r\n]*)\t([0-9]{1,18})\t([0-9]{1,18})\n?\Z").match
 _IDS_AND_COMMAS = re.compile(r"[0-9,]*\Z").match  # a batch's IDs joined by commas, before json reads them
-_BATCH = 4096  # relation lines read together
+_BATCH = 512  # relation lines read together (a larger batch no longer fits the processor's caches: slower)
 
 
 def _key_id(field, where):
@@ -246,12 +246,21 @@ def _load_keyphrases(lines, name, scenario, wanted):
             # The usual line, in short: one span, in the sentence of the key phrase before, which the caller does not
             # keep, a new ID inside the array, at most one tab after the label's first character (the match has
             # seen two tabs).
-            if (not more and not keep and low <= start <= end and start < high and kid < size and table[kid] < 0
-                    and raw.count("\t") < 4):
-                if end > limit:
-                    crossing.append(number)
-                table[kid] = near
-                continue
+            if not keep and low <= start < high and kid < size and table[kid] < 0 and raw.count("\t") < 4:
+                if not more:
+                    if start <= end:
+                        if end > limit:
+                            crossing.append(number)
+                        table[kid] = near
+                        continue
+                else:  # several spans: every START END pair in order, crossing if any bound is outside the sentence
+                    bounds = [start, end]
+                    bounds.extend(map(int, more[1:].replace(";", " ").split(" ")))
+                    if all(map(le, bounds[0::2], bounds[1::2])):
+                        if min(bounds) < low or max(bounds) > limit:
+                            crossing.append(number)
+                        table[kid] = near
+                        continue
             if more:
                 spans = [(start, end)]
                 spans.extend((int(a), int(b)) for a, b in (piece.split(" ") for piece in more[1:].split(";")))
