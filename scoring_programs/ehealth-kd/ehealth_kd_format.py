@@ -196,8 +196,8 @@ class _Ids(object):
     __slots__ = ("table", "size", "sparse", "kept", "wanted")
 
     def __init__(self, wanted):
-        self.table = array("i")
-        self.size = 0  # len(self.table), read in the readers' loops
+        self.table = array("i", [-1]) * 4096  # grown as IDs come (a file of a few lines reads the same way)
+        self.size = len(self.table)  # read in the readers' loops
         self.sparse = {}
         self.kept = {}  # ID -> Keyphrase, for the sentences the caller keeps
         self.wanted = wanted  # indices of the kept sentences, None for all
@@ -261,28 +261,20 @@ def _load_keyphrases(lines, name, scenario, wanted):
                             crossing.append(number)
                         table[kid] = near
                         continue
+            # Any other line in the usual shape: one whose sentence the caller keeps, or whose ID lies beyond the
+            # array, when it passes all the checks below.
+            spans = [(start, end)]
             if more:
-                spans = [(start, end)]
                 spans.extend((int(a), int(b)) for a, b in (piece.split(" ") for piece in more[1:].split(";")))
-                ordered = all(a <= b for a, b in spans)
-            else:
-                ordered = start <= end
-            if (ordered and low <= start < high and (table[kid] < 0 if kid < size else ids.sentence(kid) < 0)
+            if (all(a <= b for a, b in spans) and low <= start < high and ids.sentence(kid) < 0
                     and raw.count("\t") < 4):
-                # All the checks below pass: a key phrase of a sentence the caller does not need is placed as
-                # below, in short.
                 if not keep:
-                    if end > limit if not more else any(a < low or b > limit for a, b in spans):
+                    if any(a < low or b > limit for a, b in spans):
                         crossing.append(number)
-                    if kid < size:
-                        table[kid] = near
-                    else:
-                        ids.define(kid, near, number)
-                        size = ids.size
+                    ids.define(kid, near, number)
+                    size = ids.size
                     continue
                 label = raw.rstrip("\r\n").split("\t")[2].strip()
-                if not more:
-                    spans = [(start, end)]
             else:
                 match = None  # the checks below say what is wrong, in their order
         if match is None:

@@ -14,7 +14,7 @@ from ehealth_kd_format import FormatProblem, _Ids  # noqa: E402
 TEXT = "aa bb cc\ndd ee\nff gg hh\n"  # sentences at offsets 0, 9 and 15
 # Key phrases by their position in the file (1-based line), with the relations between them by line.
 KEYPHRASES = ["0 2\tConcept", "3 5;6 8\tAction", "9 11\tConcept", "12 14\tPredicate", "15 17\tConcept",
-              "18 20\tConcept", "21 23\tAction", "12 17\tConcept"]  # the last reaches into sentence 3
+              "18 20\tConcept", "21 23\tAction", "12 17\tConcept", "0 2;9 11\tConcept"]  # the last two cross
 RELATIONS = [("subject", 2, 1), ("target", 2, 2), ("is-a", 1, 3), ("Target", 5, 6), ("target", 5, 6),
              ("same-as", 4, 3), ("in-place", 7, 5)]
 
@@ -26,6 +26,9 @@ NUMBERINGS = {
     "mixed": lambda line: line if line % 3 else 10 ** 15 + line,
     "descending": lambda line: 10 - line,
 }
+
+# Each way of reading a line: the short one (an ID inside the array, a sentence not kept), and the others.
+WAYS = {"short": (1, set()), "kept": (1, None), "ID beyond the array": (10 ** 12, set())}
 
 
 def files(number):
@@ -42,7 +45,7 @@ def signature(scenario):
 
 
 EXPECTED = {
-    0: ([(1, "Concept", ((0, 2),)), (2, "Action", ((3, 5), (6, 8)))],
+    0: ([(1, "Concept", ((0, 2),)), (2, "Action", ((3, 5), (6, 8))), (9, "Concept", ((0, 2), (9, 11)))],
         [(1, "subject", 2, 1), (2, "target", 2, 2)]),
     1: ([(3, "Concept", ((0, 2),)), (4, "Predicate", ((3, 5),)), (8, "Concept", ((3, 8),))],
         [(6, "same-as", 4, 3)]),
@@ -55,13 +58,14 @@ EXPECTED = {
 def test_every_numbering_loads_the_same(numbering):
     a, b = files(NUMBERINGS[numbering])
     everything = load(TEXT, a, b)
-    # Line 8 starts in sentence 2 (offset 12) and ends in sentence 3 (17 > 14), its end kept as written; relation 3 joins
-    # sentences 1 and 2; relation 5 repeats relation 4 once its label is lower-cased.
+    # Line 8 starts in sentence 2 (offset 12) and ends in sentence 3 (17 > 14), its end kept as written; line 9 has
+    # its second span in sentence 2; relation 3 joins sentences 1 and 2; relation 5 repeats relation 4 once its label
+    # is lower-cased.
     assert signature(everything) == EXPECTED
-    assert everything.cross_sentence_keyphrases == [8] and everything.cross_sentence_relations == 1
+    assert everything.cross_sentence_keyphrases == [8, 9] and everything.cross_sentence_relations == 1
     some = load(TEXT, a, b, wanted={2})
     assert signature(some) == {2: EXPECTED[2]}
-    assert some.cross_sentence_keyphrases == [8] and some.cross_sentence_relations == 1
+    assert some.cross_sentence_keyphrases == [8, 9] and some.cross_sentence_relations == 1
 
 
 @pytest.mark.parametrize("ids, line, repeated", [
@@ -73,10 +77,11 @@ def test_every_numbering_loads_the_same(numbering):
     ([-2, 5, -2], 3, -2),
     ([0, 0], 2, 0),
 ])
-def test_duplicate_ids_wherever_they_are_kept(ids, line, repeated):
+@pytest.mark.parametrize("wanted", [None, set()])
+def test_duplicate_ids_wherever_they_are_kept(ids, line, repeated, wanted):
     a = "".join("%d\t%d %d\tConcept\tx\n" % (kid, 3 * n, 3 * n + 2) for n, kid in enumerate(ids))
     with pytest.raises(FormatProblem) as info:
-        load(TEXT, a)
+        load(TEXT, a, wanted=wanted)
     assert str(info.value) == "a.txt, line %d: the key-phrase ID %d is used twice" % (line, repeated)
 
 
@@ -162,3 +167,33 @@ def test_relation_ids_as_the_checks_allow_them(b):
     relations = load(TEXT, "1\t0 2\tConcept\tx\n3\t3 5\tConcept\tx\n", b).sentence(0).relations
     assert [(r.line, r.label, r.source.id, r.target.id) for r in relations] == [(2 if b[0] == "\n" else 1,
                                                                                   "is-a", 1, 3)]
+
+
+@pytest.mark.parametrize("way", sorted(WAYS))
+@pytest.mark.parametrize("lines, message", [
+    (["0 2;5 3\tConcept\tx"], "a.txt, line 1: the span 5 3 is reversed"),
+    (["3 2;5 6\tConcept\tx"], "a.txt, line 1: the span 3 2 is reversed"),
+    (["5 3\tConcept\tx"], "a.txt, line 1: the span 5 3 is reversed"),
+    (["0 2\tConcept\tx", "3 4;6 8\tAction\tx\ty"], "a.txt, line 2: expected ID<TAB>START END"),
+    (["0 2\tConcept\tx", "3 4\tAction\tx\ty"], "a.txt, line 2: expected ID<TAB>START END"),
+    (["0 2\t \tx"], "a.txt, line 1: the label is empty"),
+])
+def test_lines_are_checked_whichever_way_they_are_read(way, lines, message):
+    kid, wanted = WAYS[way]
+    a = "".join("%d\t%s\n" % (kid + n, line) for n, line in enumerate(lines))
+    with pytest.raises(FormatProblem) as info:
+        load(TEXT, a, wanted=wanted)
+    assert str(info.value).startswith(message)
+
+
+@pytest.mark.parametrize("way", sorted(WAYS))
+@pytest.mark.parametrize("spans, crossing", [
+    ("9 11;0 2", [1]),  # a further span before the sentence of the first
+    ("9 11;12 16", [1]),  # one past the sentence's end (14)
+    ("9 11;12 14", []),
+    ("9 15", [1]),
+    ("9 14", []),
+])
+def test_spans_crossing_either_way(way, spans, crossing):
+    kid, wanted = WAYS[way]
+    assert load(TEXT, "%d\t%s\tConcept\tx\n" % (kid, spans), wanted=wanted).cross_sentence_keyphrases == crossing
