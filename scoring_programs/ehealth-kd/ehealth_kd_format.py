@@ -236,15 +236,18 @@ def _load_keyphrases(lines, name, scenario, wanted):
         if match is not None:
             kid, start, end, more = match.groups()
             kid, start, end = int(kid), int(start), int(end)
-            if not low <= start < high and start < total:
-                near = after(starts, start) - 1
-                low, limit = starts[near], starts[near] + len(texts[near])
-                high = limit + 1
-                keep = wanted is None or near in wanted
+            if not low <= start < high:
+                if start < total:
+                    near = after(starts, start) - 1
+                    low, limit = starts[near], starts[near] + len(texts[near])
+                    high = limit + 1
+                    keep = wanted is None or near in wanted
+                else:
+                    keep = True  # not the short path: the checks below say what is wrong (and nothing is read after)
             # The usual line, in short: one span, in the sentence of the key phrase before, which the caller does not
             # keep, a new ID inside the array, at most one tab after the label's first character (the match has
             # seen two tabs).
-            if not keep and low <= start < high and kid < size and table[kid] < 0 and raw.count("\t") < 4:
+            if not keep and kid < size and table[kid] < 0 and raw.count("\t") < 4:
                 if not more:
                     if start <= end:
                         if end > limit:

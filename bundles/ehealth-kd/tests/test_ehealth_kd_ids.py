@@ -177,6 +177,9 @@ def test_relation_ids_as_the_checks_allow_them(b):
     (["0 2\tConcept\tx", "3 4;6 8\tAction\tx\ty"], "a.txt, line 2: expected ID<TAB>START END"),
     (["0 2\tConcept\tx", "3 4\tAction\tx\ty"], "a.txt, line 2: expected ID<TAB>START END"),
     (["0 2\t \tx"], "a.txt, line 1: the label is empty"),
+    (["0 2\tConcept\tx", "24 26\tConcept\tx"],
+     "a.txt, line 2: the span 24 26 starts after the end of the sentence file (24 characters)"),
+    (["16 17\tConcept\tx", "24 26;1 2\tConcept\tx"], "a.txt, line 2: the span 24 26 starts after the end"),
 ])
 def test_lines_are_checked_whichever_way_they_are_read(way, lines, message):
     kid, wanted = WAYS[way]
