@@ -7,7 +7,10 @@ SubmissionError (with the details) or a ReferenceDataError (without them: a mess
 its contents).
 
 Files are given as iterables of lines, so a large submission is read as a stream. Every line is checked, but only
-the sentences the caller asks for (``wanted``) keep their annotations: in scenario 1 that is 100 of 8,800.
+the sentences the caller asks for (``wanted``) keep their annotations: in scenario 1 that is 100 of 8,800. Of the
+other key phrases only the sentence is kept, in an array by ID (``_Ids``), for the relations to be resolved and
+checked against. Most lines are read by a short path (one match, a few comparisons); any line that does not take it
+goes through the checks one by one, which give the messages, so both ways accept and refuse the same lines.
 """
 import bisect
 import io
