@@ -17,7 +17,8 @@ import yaml
 from dateutil import parser as date_parser
 
 from . import codabench_model, migrate_leaderboard, pack, program_check, replay, safe_zip, v2_writer, validate
-from .migration_report import CHANGE, LOSS, MANUAL, Report, format_report  # noqa: F401 (the CLI's names)
+from .migration_report import (CHANGE, CONTENT, INCOMPLETE, LOSS, MANUAL, NOTE, REFUSED, UNSCORED,  # noqa: F401
+                               Report, format_report)
 
 # CodaLab v1.5's defaults for phase settings a bundle leaves out, and Codabench's (spec 1.4, 4.3).
 V15_DEFAULTS = (("max_submissions", 100, 100), ("max_submissions_per_day", 999, 5),
@@ -33,14 +34,14 @@ TOP_LEVEL = {
     "leaderboard": None, "force_submission_to_leaderboard": None, "disallow_leaderboard_modifying": None,
     "reward": None,
     "start_date": (CHANGE, "not written: CodaLab replaced it with the first phase's start, as Codabench does"),
-    "admin_names": (MANUAL, "add these organizers as collaborators in Codabench's competition editor"),
+    "admin_names": (NOTE, "add these organizers as collaborators in Codabench's competition editor"),
     "allow_teams": (LOSS, "no team settings in a Codabench bundle: set up teams in the editor if you need them"),
     "enable_teams": (LOSS, "no team settings in a Codabench bundle: set up teams in the editor if you need them"),
     "require_team_approval": (LOSS, "no team settings in a Codabench bundle"),
     "anonymous_leaderboard": (LOSS, "Codabench has no anonymous leaderboard setting"),
     "allow_public_submissions": (CHANGE, "not written: Codabench lets participants make submissions public by "
                                          "default (can_participants_make_submissions_public)"),
-    "published": (MANUAL, "a Codabench competition starts unpublished: publish it in the editor when ready"),
+    "published": (NOTE, "a Codabench competition starts unpublished: publish it in the editor when ready"),
     "url_redirect": (LOSS, "no equivalent on Codabench"),
     "hide_top_three": (LOSS, "no equivalent on Codabench"),
     "hide_chart": (LOSS, "no equivalent on Codabench"),
@@ -57,6 +58,30 @@ class MigrationError(Exception):
 
 # ---------------------------------------------------------------------------------------------------------------
 # Reading the old bundle
+
+
+class DumpLoader(yaml.SafeLoader):
+    """YAML as CodaLab wrote it: the Python 2 site's competition dumps tag text !!python/unicode (and numbers
+    !!python/long), which a safe loader (Codabench's oyaml.safe_load included) refuses. They are read as the plain
+    strings and ints they are; nothing else beyond safe YAML is accepted."""
+
+    PYTHON_TAGS = {"tag:yaml.org,2002:python/unicode": "construct_yaml_str",
+                   "tag:yaml.org,2002:python/str": "construct_yaml_str",
+                   "tag:yaml.org,2002:python/long": "construct_yaml_int",
+                   "tag:yaml.org,2002:python/int": "construct_yaml_int",
+                   "tag:yaml.org,2002:python/float": "construct_yaml_float",
+                   "tag:yaml.org,2002:python/bool": "construct_yaml_bool",
+                   "tag:yaml.org,2002:python/none": "construct_yaml_null",
+                   "tag:yaml.org,2002:python/tuple": "construct_yaml_seq"}
+
+    @classmethod
+    def seen_tags(cls, data):
+        return set("!!" + tag.rsplit(":", 1)[1] for tag in cls.PYTHON_TAGS
+                   if ("!!" + tag.rsplit(":", 1)[1]).encode() in data)
+
+
+for _tag, _method in DumpLoader.PYTHON_TAGS.items():
+    DumpLoader.add_constructor(_tag, getattr(yaml.SafeLoader, _method))
 
 
 class OldBundle(object):
@@ -90,16 +115,24 @@ class OldBundle(object):
                               if n.startswith(prefix) and n != self.yaml_name and not n.startswith("__MACOSX/")]
             except safe_zip.ZipRefused as exc:
                 raise MigrationError(str(exc))
-            try:
-                self.spec = yaml.safe_load(archive.read(self.yaml_name).decode("utf-8"))
-            except (yaml.YAMLError, UnicodeDecodeError) as exc:
-                raise MigrationError("%s is not readable YAML: %s" % (self.yaml_name, exc))
+            self.text = archive.read(self.yaml_name)
+        try:
+            self.spec = yaml.load(self.text.decode("utf-8"), Loader=DumpLoader)
+        except (yaml.YAMLError, UnicodeDecodeError) as exc:
+            raise MigrationError("%s is not readable YAML: %s" % (self.yaml_name, exc))
         if not isinstance(self.spec, dict):
             raise MigrationError("%s is not a mapping" % self.yaml_name)
         if str(self.spec.get("version", "1")) == "2":
             raise MigrationError("%s is already a Codabench (version 2) bundle: check it with "
                                  "'build_bundle.py validate' instead" % path)
+        self.python_tags = sorted(DumpLoader.seen_tags(self.text))
         self.table = dict(self.files)
+
+    @property
+    def codabench_style(self):
+        """An early Codabench bundle: a list of phases with tasks, but no 'version: 2' (so Codabench reads it as
+        v1.5 and refuses it)."""
+        return "version" not in self.spec and isinstance(self.spec.get("phases"), list)
 
     def read(self, name):
         return self.table.get(name) if isinstance(name, str) else None
@@ -156,12 +189,12 @@ def _competition(old, report):
     spec = old.spec
     out = {"version": 2, "title": str(spec.get("title") or ""), "description": spec.get("description")}
     if not out["title"]:
-        report.add(MANUAL, "title", "the bundle has no title: add one")
+        report.add(MANUAL, "title", "the bundle has no title: add one (Codabench requires it)", REFUSED)
     out["image"] = spec.get("image")
     if not spec.get("image"):
-        report.add(MANUAL, "image", "no logo: Codabench requires one (image: logo.png and the file)")
+        report.add(MANUAL, "image", "no logo: Codabench requires one (image: logo.png and the file)", REFUSED)
     elif old.read(spec["image"]) is None:
-        report.add(MANUAL, "image", "%s is not in the bundle: Codabench requires a logo" % spec["image"])
+        report.add(MANUAL, "image", "%s is not in the bundle: Codabench requires a logo" % spec["image"], REFUSED)
     if "has_registration" in spec:
         out["registration_auto_approve"] = not spec["has_registration"]
     else:
@@ -185,39 +218,67 @@ def _competition(old, report):
     return out
 
 
+STAND_IN_TERMS = """<h3>Terms and conditions</h3>
+<p>The terms of this competition have not been written yet: its CodaLab bundle had {why}. Until the
+organizers replace this page, ask them before you use the data or submit.</p>
+"""
+
+
+def _page_text(data):
+    """(text, encoding): pages CodaLab served as they were; Codabench reads them as UTF-8."""
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("cp1252"), "cp1252"
+    except UnicodeDecodeError:
+        return None, None
+
+
 def _pages(old, report):
-    """(terms file, [{title, file}]) in the html mapping's order; empty pages are left out (Codabench refuses
-    them)."""
+    """(terms file, [{title, file}], {file: new bytes}) in the html mapping's order. Empty pages are left out
+    (Codabench's v2 import refuses them); an empty or missing terms page gets a stand-in, since the v2 import
+    refuses a bundle without terms (v1 accepted a 0-byte one). Pages that are not UTF-8 are re-encoded."""
     html = old.spec.get("html")
-    if not isinstance(html, dict):
-        report.add(MANUAL, "html", "no html pages: Codabench needs at least the terms page")
-        return None, []
-    terms, pages = None, []
+    html = html if isinstance(html, dict) else {}
+    terms, pages, replaced = None, [], {}
     for key, name in html.items():
         where = "html.%s" % key
         data = old.read(name)
         if data is None:
-            report.add(MANUAL, where, "%r is not in the bundle: add the page" % (name,))
+            report.add(MANUAL, where, "%r is not in the bundle, so the page is left out: add it" % (name,), CONTENT)
             continue
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            report.add(MANUAL, where, "%s is not UTF-8: Codabench cannot read it; save it as UTF-8" % name)
+        text, encoding = _page_text(data)
+        if text is None:
+            report.add(MANUAL, where, "%s is neither UTF-8 nor Windows-1252, so it is left out: save it as UTF-8 "
+                       "and add it back" % name, CONTENT)
             continue
+        if encoding != "utf-8":
+            replaced[name] = text.encode("utf-8")
+            report.add(CHANGE, where, "%s is not UTF-8: read as Windows-1252 and written as UTF-8, which Codabench "
+                       "reads (check its accented letters)" % name)
         if not text.strip():
-            report.add(LOSS, where, "%s is empty: Codabench refuses empty pages, so it is left out" % name)
-            continue
+            if key != "terms":
+                report.add(LOSS, where, "%s is empty: Codabench refuses empty pages, so it is left out" % name)
+                continue
+            replaced[name] = STAND_IN_TERMS.format(why="an empty terms page").encode("utf-8")
+            report.add(MANUAL, where, "%s is empty, which Codabench's version 2 import refuses: a short stand-in "
+                       "page is written in its place; write the competition's terms there" % name, CONTENT)
         if key == "terms":
             terms = name
         else:
             pages.append({"title": str(key).replace("_", " ").title(), "file": name})
     if terms is None:
-        report.add(MANUAL, "html.terms", "no terms page with content: Codabench requires one")
+        terms = "terms.html" if old.read("terms.html") is None else "terms_codabench.html"
+        replaced[terms] = STAND_IN_TERMS.format(why="no terms page").encode("utf-8")
+        report.add(MANUAL, "html.terms", "no terms page, which Codabench requires: a short stand-in page %s is "
+                   "written; write the competition's terms there" % terms, CONTENT)
     if pages:
         report.add(CHANGE, "html", "pages %s become Codabench pages %s in the same order (titles from their keys; "
                    "terms becomes the terms)" % (", ".join(str(k) for k in html if k != "terms"),
                                                  ", ".join(p["title"] for p in pages)))
-    return terms, pages
+    return terms, pages, replaced
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -236,27 +297,70 @@ def _ordered_phases(old):
     return sorted(raw.items(), key=lambda kv: kv[1]["phasenumber"])
 
 
+def _closed_by(phase):
+    """The limit that closes a phase on CodaLab, or None: a limit of 0 refused every submission there (it was
+    used for "ceasefire" phases), while Codabench skips a falsy limit (Phase.can_user_make_submissions: 'if
+    self.max_submissions_per_day:'), so 0 would open the phase without limit."""
+    for field in ("max_submissions", "max_submissions_per_day"):
+        value = phase.get(field)
+        if value is not None and not isinstance(value, bool) and str(value).strip() == "0":
+            return field
+    return None
+
+
 def _schedule(old, ordered, report):
-    """[(start, end)] in UTC: each end one second before the next start; the last at end_date, or never."""
+    """The phases Codabench gets, as [(key, phase, start, end)] in UTC: each end one second before the next start;
+    the last at end_date, or never.
+
+    A phase closed by a limit of 0 is left out when nothing reaches it (no phase in its interval, so no submissions
+    then); one that auto-migration fills keeps its place, its leaderboard and its migrated submissions, and ends
+    when it starts, so it never takes a submission of its own."""
     starts = [read_date(p["start_date"], "phases.%s.start_date" % k, report) for k, p in ordered]
-    spans = []
-    for i, start in enumerate(starts):
-        if i + 1 < len(starts):
-            spans.append((start, starts[i + 1] - ONE_SECOND))
+    kept, dropped = [], []
+    for i, ((key, phase), start) in enumerate(zip(ordered, starts)):
+        field = _closed_by(phase)
+        if field and not phase.get("auto_migration") and len(dropped) + 1 < len(ordered):
+            dropped.append((key, phase, field))
             continue
-        end_date = old.spec.get("end_date")
-        if ordered[-1][1].get("phase_never_ends") or end_date in (None, "", "null"):
-            spans.append((start, None))
+        kept.append((i, key, phase, start, field))
+    spans = []
+    for position, (i, key, phase, start, field) in enumerate(kept):
+        if i + 1 < len(starts):
+            end = starts[i + 1] - ONE_SECOND  # the next phase on CodaLab, even one left out here
         else:
-            spans.append((start, read_date(end_date, "end_date", report)))
+            end_date = old.spec.get("end_date")
+            end = None if phase.get("phase_never_ends") or end_date in (None, "", "null") else \
+                read_date(end_date, "end_date", report)
+        if field:
+            end = start if end is None or end > start else end
+        spans.append((key, phase, start, end))
     if len(starts) > 1:
         report.add(CHANGE, "phases", "every phase but the last ends one second before the next one starts, as on "
                    "CodaLab (Codabench's import of the old bundle would end it a day before, a day without "
                    "submissions)")
-    for (key, phase), (start, end) in zip(ordered, spans):
-        if end is not None and end < start:
-            report.add(LOSS, "phases.%s" % key, "phase %s (%s) starts when or after the next one does: it never "
-                       "opens (nor did it on CodaLab); give it an earlier start if it should" % (
+    for key, phase, field in dropped:
+        report.add(CHANGE, "phases.%s" % key, "phase %s (%s) has %s: 0, so CodaLab refused every submission to it; "
+                   "Codabench reads 0 as no limit, so the phase is left out: no phase is open from its start "
+                   "until the next phase starts, and the phase before it ends as it did on CodaLab"
+                   % (phase["phasenumber"], phase.get("label"), field))
+    for (key, phase, start, end), (_, _, _, _, field) in zip(spans, kept):
+        where = "phases.%s" % key
+        last = ordered[-1][0] == key
+        if field:
+            report.add(CHANGE, where, "phase %s (%s) has %s: 0, so CodaLab refused every submission to it but "
+                       "filled it by auto-migration; Codabench reads 0 as no limit, so the phase ends when it starts "
+                       "(%s): it takes no submission of its own, and still receives the migrated ones"
+                       % (phase["phasenumber"], phase.get("label"), field, _when(start)))
+        elif phase.get("phase_never_ends") and not last:
+            report.add(LOSS, where, "phase %s (%s) has phase_never_ends: on CodaLab it stayed open for good, beside "
+                       "the phases after it. Codabench's phases cannot overlap (its import refuses it: 'Phases must "
+                       "be sequential'), so it ends %s, one second before the next phase starts%s. To let "
+                       "participants go on submitting to it, add a phase with its task after the last one"
+                       % (phase["phasenumber"], phase.get("label"), _when(end),
+                          ": it never opens" if end < start else ""))
+        elif end is not None and end < start:
+            report.add(LOSS, where, "phase %s (%s) starts when or after the next one does: it never opens (nor did "
+                       "it on CodaLab); give it an earlier start if it should" % (
                            phase["phasenumber"], phase.get("label")))
     return spans
 
@@ -294,12 +398,13 @@ def _tasks(old, ordered, report, programs):
             value = phase.get(field)
             if value is None:
                 if field in ("scoring_program", "reference_data"):
-                    report.add(MANUAL, "task %s" % task["name"], "no %s: Codabench cannot score without it" % field)
+                    report.add(MANUAL, "task %s" % task["name"], "no %s: Codabench cannot score without it" % field,
+                               UNSCORED)
                 continue
             if old.read(value) is None:
                 what = ("a dataset key of the old CodaLab site: upload the file to Codabench and use its key, or "
                         "put the zip in the bundle" if not str(value).endswith(".zip") else "not in the bundle")
-                report.add(MANUAL, "task %s.%s" % (task["name"], field), "%r is %s" % (value, what))
+                report.add(MANUAL, "task %s.%s" % (task["name"], field), "%r is %s" % (value, what), REFUSED)
             task[field] = programs.get(value, value)
         if phase.get("ingestion_program_only_during_scoring"):
             task["ingestion_only_during_scoring"] = True
@@ -321,8 +426,9 @@ def _phase_settings(key, phase, number, report, missing):
             value = codalab
         out[field] = value
     if isinstance(out["execution_time_limit"], int) and out["execution_time_limit"] > 600:
-        report.add(MANUAL, where, "execution_time_limit %d s: Codabench's default queue stops programs at 600 s; "
-                   "make scoring faster or use a queue with a higher limit" % out["execution_time_limit"])
+        report.add(NOTE, where, "execution_time_limit %d s: Codabench's default queue caps the limit at 600 s "
+                   "(MAX_EXECUTION_TIME_LIMIT); a scoring run that needs longer needs a queue with a higher limit"
+                   % out["execution_time_limit"])
     if phase.get("auto_migration"):
         if number == 1:
             report.add(LOSS, where, "auto_migration on the first phase: CodaLab ignored it and Codabench refuses "
@@ -343,15 +449,15 @@ def _phase_settings(key, phase, number, report, missing):
         missing.setdefault("color", []).append(str(number))
     if phase.get("datasets"):
         report.add(MANUAL, where, "datasets (links on CodaLab's Get Data page) are not in a Codabench bundle: put "
-                   "the links on the Data page")
+                   "the links on the Data page", CONTENT)
     for extra in sorted(set(phase) - PHASE_KEYS - {"datasets"}, key=str):
         report.add(LOSS, "%s.%s" % (where, extra), "no Codabench equivalent: dropped")
     return out
 
 
-def _phases(old, ordered, spans, task_of, report):
+def _phases(old, spans, task_of, report):
     phases, missing = [], {}
-    for number, ((key, phase), (start, end)) in enumerate(zip(ordered, spans), 1):
+    for number, (key, phase, start, end) in enumerate(spans, 1):
         settings = _phase_settings(key, phase, number, report, missing)
         out = {"index": number - 1, "name": str(phase.get("label") or "Phase %d" % number),
                "description": phase.get("description"), "start": _when(start),
@@ -364,9 +470,11 @@ def _phases(old, ordered, spans, task_of, report):
             value = phase.get(field)
             if value is None:
                 continue
-            if old.read(value) is None:
-                report.add(MANUAL, "phases.%s.%s" % (key, field), "%r is not in the bundle: add it, or remove the "
-                           "key" % (value,))
+            if old.read(value) is None:  # Codabench would refuse the bundle: 'Cannot find dataset'
+                report.add(MANUAL, "phases.%s.%s" % (key, field), "%r is not in the bundle, so it is left out "
+                           "(Codabench refuses a bundle naming data it cannot find): add the file to the bundle and "
+                           "the key back, or upload it in the editor" % (value,), INCOMPLETE)
+                continue
             out[field] = value
         phases.append(out)
     if "color" in missing:
@@ -398,12 +506,12 @@ def _programs(old, ordered, report, wrap):
         try:
             entries = program_check.entries(data, name)
         except program_check.ProgramError as exc:
-            report.add(MANUAL, where, str(exc))
+            report.add(MANUAL, where, str(exc), UNSCORED)
             continue
         for file, line, message, text in program_check.syntax_errors(entries):
             report.add(MANUAL, where, "%s:%s: SyntaxError under Python 3: %s%s. Codabench's image runs Python 3.7"
                        ": port the program to Python 3 (e.g. print(...); 2to3 does most of it)"
-                       % (file, line, message, " (%s)" % text if text else ""))
+                       % (file, line, message, " (%s)" % text if text else ""), UNSCORED)
         entries, folder = program_check.reroot(entries)
         changed = bool(folder)
         if folder:
@@ -413,9 +521,10 @@ def _programs(old, ordered, report, wrap):
         command = (meta or {}).get("command")
         if meta_name is None:
             report.add(MANUAL, where, "no metadata file: Codabench cannot run it ('Program command is not "
-                       "specified.')")
+                       "specified.')", UNSCORED)
         elif isinstance(command, list):
-            report.add(MANUAL, where, "its metadata has a list of commands: Codabench runs one command string")
+            report.add(MANUAL, where, "its metadata has a list of commands: Codabench runs one command string",
+                       UNSCORED)
         if wrap and isinstance(command, str):
             entries = program_check.wrap_scores(entries)
             changed = True
@@ -434,7 +543,7 @@ def _check_replays(target, report, submission, wrapped):
     try:
         bundle = replay.Bundle(target)
     except replay.ReplayError as exc:
-        report.add(MANUAL, "replay", "the migrated bundle cannot be replayed: %s" % exc)
+        report.add(MANUAL, "replay", "the migrated bundle cannot be replayed: %s" % exc, UNSCORED)
         return
     seen = set()
     computed = bundle.columns()[1]  # filled by the site from the others
@@ -450,11 +559,11 @@ def _check_replays(target, report, submission, wrapped):
             result = replay.replay(target, submission, phase.number, platform="codabench")
         except (replay.ReplayError, OSError) as exc:
             report.checks.append({"where": where, "status": "not run", "scores": {}, "message": str(exc)})
-            report.add(MANUAL, where, "the scoring program could not be replayed: %s" % exc)
+            report.add(MANUAL, where, "the scoring program could not be replayed: %s" % exc, UNSCORED)
             continue
         _judge_replay(where, result, report, wrapped, computed)
     if not seen:
-        report.add(MANUAL, "replay", "no starting kit holds a sample_submission.zip: nothing checks the scoring "
+        report.add(NOTE, "replay", "no starting kit holds a sample_submission.zip: nothing checks the scoring "
                    "program; name a past submission with --submission")
 
 
@@ -468,13 +577,13 @@ def _judge_replay(where, result, report, wrapped, computed):
     fix = "rerun migrate with --wrap-scores (no change to the program)" if not wrapped else "fix the program"
     if text_scores:
         report.add(MANUAL, where, "the program writes scores.txt as key:value without a space: Codabench shows the "
-                   "submission Finished with no score at all. Fix: %s, or write 'key: value'" % fix)
+                   "submission Finished with no score at all. Fix: %s, or write 'key: value'" % fix, UNSCORED)
     if wrote_metadata:
         report.add(MANUAL, where, "the program writes output/metadata: Codabench's worker fails the submission "
-                   "(its scores are stored). Fix: %s, or stop writing that file" % fix)
+                   "(its scores are stored). Fix: %s, or stop writing that file" % fix, UNSCORED)
     if result["status"] != "Finished" and not wrote_metadata:
         report.add(MANUAL, where, "the sample submission fails under the Codabench worker: %s%s" % (
-            result["reason"], "; stderr ends: %s" % stderr[-1] if stderr else ""))
+            result["reason"], "; stderr ends: %s" % stderr[-1] if stderr else ""), UNSCORED)
     empty = [key for key in result["columns_without_score"] if key not in computed]
     if result["status"] == "Finished" and result["scores"] and empty:
         report.add(MANUAL, where, "leaderboard columns get no score from the program: %s" % ", ".join(empty))
@@ -497,32 +606,67 @@ def default_output(source):
     return os.path.join(os.path.dirname(str(source)), "%s-codabench.zip" % stem)
 
 
+def _with_version_2(text):
+    """An early Codabench competition.yaml with 'version: 2' added after any leading comments and '---'."""
+    lines = text.splitlines(True)
+    at = 0
+    while at < len(lines) and (not lines[at].strip() or lines[at].lstrip().startswith(("#", "%")) or
+                               lines[at].strip() == "---"):
+        at += 1
+    return "".join(lines[:at] + ["version: 2\n"] + lines[at:])
+
+
+def _convert_codabench_style(old, report):
+    """An early Codabench bundle that lacks 'version: 2': Codabench's upload then reads it as v1.5 and refuses it
+    ('HTML pages could not be found in the yaml file'). Adding the version is the whole migration."""
+    report.add(CHANGE, "version", "a Codabench-style competition.yaml (a list of phases with tasks) without "
+               "'version: 2', which Codabench reads as CodaLab v1.5 and refuses: 'version: 2' is added, nothing "
+               "else is changed")
+    text = _with_version_2(old.text.decode("utf-8"))
+    return text, yaml.safe_load(text)
+
+
 def convert(source, target, wrap_scores=False):
     """(competition.yaml text, zip bytes, report) for the old bundle at ``source``; nothing is written."""
     report = Report(source, target)
     old = OldBundle(source, report)
-    ordered = _ordered_phases(old)
-    competition = _competition(old, report)
-    terms, pages = _pages(old, report)
-    spans = _schedule(old, ordered, report)
-    renamed, program_files = _programs(old, ordered, report, wrap_scores)
-    tasks, task_of = _tasks(old, ordered, report, renamed)
-    phases = _phases(old, ordered, spans, task_of, report)
-    leaderboard = migrate_leaderboard.convert(old.spec, report)
-    spec = dict(competition)
-    spec.update({"terms": terms, "pages": pages, "tasks": tasks, "phases": phases, "leaderboards": [leaderboard]})
-    text = v2_writer.render(spec, HEADER % os.path.basename(str(source)))
+    replaced = {}
+    if old.codabench_style:
+        text, spec = _convert_codabench_style(old, report)
+        phases, tasks = [p for p in spec["phases"] if isinstance(p, dict)], spec.get("tasks") or []
+    else:
+        ordered = _ordered_phases(old)
+        if old.python_tags:
+            report.add(CHANGE, "(yaml)", "a CodaLab dump with %s tags, which Codabench's YAML loader refuses: "
+                       "written as plain strings and numbers" % ", ".join(old.python_tags))
+        competition = _competition(old, report)
+        terms, pages, replaced = _pages(old, report)
+        spans = _schedule(old, ordered, report)
+        kept = [(key, phase) for key, phase, _, _ in spans]
+        renamed, program_files = _programs(old, kept, report, wrap_scores)
+        replaced.update(program_files)
+        tasks, task_of = _tasks(old, kept, report, renamed)
+        phases = _phases(old, spans, task_of, report)
+        leaderboard = migrate_leaderboard.convert(old.spec, report)
+        spec = dict(competition)
+        spec.update({"terms": terms, "pages": pages, "tasks": tasks, "phases": phases,
+                     "leaderboards": [leaderboard]})
+        text = v2_writer.render(spec, HEADER % os.path.basename(str(source)))
     entries = [("competition.yaml", text.encode("utf-8"))]
-    entries += [(name, program_files.get(name, data)) for name, data in old.files
-                if name != "competition.yaml" and name not in program_files]
-    entries += sorted((name, data) for name, data in program_files.items()
-                      if name not in dict(entries))
-    for stored in codabench_model.stored_phases(yaml.safe_load(text), "2"):
-        report.schedule.append({"phase": stored.index + 1, "name": stored.name,
-                                "start": _when(stored.start.stored),
-                                "end": _when(stored.end.stored) if stored.end.stored else None})
-    report.tasks = [{"index": t["index"], "name": t["name"],
-                     "phases": [p["name"] for p in phases if p["tasks"] == [t["index"]]]} for t in tasks]
+    entries += [(name, replaced.get(name, data)) for name, data in old.files if name != "competition.yaml"]
+    entries += sorted((name, data) for name, data in replaced.items() if name not in dict(entries))
+    try:
+        stored = codabench_model.stored_phases(yaml.safe_load(text), "2")
+    except codabench_model.ImportRefused as exc:
+        stored = []
+        report.add(MANUAL, "phases", "Codabench refuses the phases: %s" % exc, REFUSED)
+    for phase in stored:
+        report.schedule.append({"phase": phase.index + 1, "name": phase.name,
+                                "start": _when(phase.start.stored),
+                                "end": _when(phase.end.stored) if phase.end.stored else None})
+    report.tasks = [{"index": t.get("index"), "name": t.get("name"),
+                     "phases": [p.get("name") for p in phases if t.get("index") in (p.get("tasks") or [])]}
+                    for t in tasks if isinstance(t, dict)]
     return text, pack.zip_entries(entries), report
 
 
@@ -539,9 +683,11 @@ def migrate(source, target=None, wrap_scores=False, submission=None, check=True)
     os.replace(partial, target)
     if check:
         _, findings = validate.validate(target, ("codabench",), replay=False)
+        report.imports = not any(f.severity == "error" for f in findings)
         for finding in findings:
             if finding.severity in ("error", "warning"):
                 report.add(MANUAL, "validate: %s" % finding.where, "%s%s" % (
-                    finding.message, " (what to change: %s)" % finding.fix if finding.fix else ""))
+                    finding.message, " (what to change: %s)" % finding.fix if finding.fix else ""),
+                    REFUSED if finding.severity == "error" else INCOMPLETE)
         _check_replays(target, report, submission, wrap_scores)
     return report

@@ -1,34 +1,58 @@
-"""The report of a migration: every change, loss and manual step, what Codabench will store, and the checks of the
-scoring programs; as text or as one JSON object."""
+"""The report of a migration: every change, loss, manual step and note, what Codabench will store, and the checks
+of the scoring programs; as text or as one JSON object.
 
-CHANGE, LOSS, MANUAL = "change", "loss", "manual"
+Manual steps are what the organizer must do before the competition works on Codabench; they decide the exit
+status (1) and are listed by what breaks the most: the bundle is refused, then submissions cannot be scored, then
+scores or data are missing, then content to fill in. Notes (a missing sample submission, admins to add, publishing)
+are worth reading but block nothing.
+"""
+
+CHANGE, LOSS, MANUAL, NOTE = "change", "loss", "manual", "note"
 KIND_TITLES = ((CHANGE, "Changes (the meaning is kept; written the way Codabench reads it)"),
                (LOSS, "Losses (no Codabench equivalent; the closest choice is written)"),
-               (MANUAL, "Manual steps left"))
+               (MANUAL, "Manual steps left (before the competition works on Codabench; what breaks most first)"),
+               (NOTE, "Notes (worth a look; nothing here stops the competition)"))
+# What a manual step breaks, most first: the order of the manual steps in the report.
+REFUSED, UNSCORED, INCOMPLETE, CONTENT = "refused", "unscored", "incomplete", "content"
+BREAKS = (REFUSED, UNSCORED, INCOMPLETE, CONTENT)
 
 
 class Report(object):
     def __init__(self, source, target):
         self.source, self.target = str(source), str(target)
-        self.items = []      # {kind, where, message}
+        self.items = []      # {kind, where, message[, breaks]}
         self.schedule = []   # {phase, name, start, end}: what Codabench stores from the new bundle
         self.tasks = []      # {index, name, phases}
         self.leaderboard = {}
         self.checks = []     # {where, status, scores, message}: replays of the programs under Codabench
+        self.imports = None  # whether Codabench would import the new bundle (validate finds no error), once checked
 
-    def add(self, kind, where, message):
-        self.items.append({"kind": kind, "where": where, "message": message})
+    def add(self, kind, where, message, breaks=INCOMPLETE):
+        item = {"kind": kind, "where": where, "message": message}
+        if kind == MANUAL:
+            item["breaks"] = breaks
+        if item not in self.items:  # the same finding reached twice (e.g. one dataset key in two phases) once
+            self.items.append(item)
 
     def of(self, kind):
-        return [item for item in self.items if item["kind"] == kind]
+        found = [item for item in self.items if item["kind"] == kind]
+        if kind == MANUAL:
+            found.sort(key=lambda item: BREAKS.index(item["breaks"]))  # stable: same rank keeps its order
+        return found
+
+    @property
+    def exit_status(self):
+        """0: ready to upload and score; 1: something the organizer must do first."""
+        return 1 if self.of(MANUAL) else 0
 
     def as_dict(self):
         return {"source": self.source, "output": self.target, "schedule": self.schedule, "tasks": self.tasks,
                 "leaderboard": self.leaderboard, "changes": self.of(CHANGE), "losses": self.of(LOSS),
-                "manual": self.of(MANUAL), "checks": self.checks}
+                "manual": self.of(MANUAL), "notes": self.of(NOTE), "checks": self.checks, "imports": self.imports,
+                "exit_status": self.exit_status}
 
 
-def format_report(report):
+def format_report(report, command="python3 build_bundle.py"):
     lines = ["Migrated %s (CodaLab v1.5) -> %s (Codabench, version 2)" % (report.source, report.target),
              "", "Phases as Codabench stores them (UTC):"]
     for phase in report.schedule:
@@ -53,7 +77,7 @@ def format_report(report):
         lines.append("  %s: %s%s%s" % (check["where"], check["status"], "; scores " + scores if scores else
                                        "; no score stored", "; " + check["message"] if check["message"] else ""))
     lines.append("")
-    lines.append("Next: read the manual steps above, then 'build_bundle.py validate %s' and upload it to Codabench."
-                 % report.target if report.of(MANUAL) else
+    lines.append("Next: do the manual steps above, then '%s validate %s' and upload it to Codabench."
+                 % (command, report.target) if report.of(MANUAL) else
                  "Nothing left to do by hand: upload %s to Codabench." % report.target)
     return "\n".join(lines)
