@@ -27,6 +27,9 @@ DEFAULT_PLATFORMS = ("codabench",)  # CodaLab Competitions stopped taking submis
 LABELS = {"codalab": "CodaLab v1.5", "codabench": "Codabench"}
 SEVERITIES = ("error", "warning", "note")  # notes are printed but do not fail the validation
 MAX_PAGE_BYTES = 4 * safe_zip.MIB  # a page is shown inline by both sites; megabytes of HTML are a mistake
+# Codabench's field limits (models at c7dbc756): Task.name and Phase.name 256, Page.title 255, and the bundle's
+# own file name 64 (Data.file_name: the upload is refused with HTTP 400 beyond it).
+MAX_TASK_NAME, MAX_PAGE_TITLE, MAX_BUNDLE_FILE_NAME = 256, 255, 64
 
 
 class Finding(object):
@@ -183,15 +186,16 @@ def v1_files(ctx, platform):
                     "add the file at that path, relative to the zip root")
         elif where.startswith("html.") or where == "html":
             problem = page_problem(ctx, name)
-            if problem == "empty":
+            if problem in ("empty", "blank"):
                 ctx.add("note", platform, "files", where, "%s is empty: the tab shows nothing (Codabench's v1 "
-                        "import accepts it; a version 2 bundle may not have empty pages)" % name)
-            elif problem not in (None, "empty"):
+                        "import accepts it; a version 2 bundle may not have 0-byte pages)" % name)
+            elif problem is not None:
                 ctx.add("error", platform, "files", where, problem[0], problem[1])
 
 
 def page_problem(ctx, name):
-    """None, "empty", or (message, fix) for a page, read in bounded chunks: a page can be a zip bomb too."""
+    """None, "empty" (0 bytes), "blank" (only white space), or (message, fix) for a page, read in bounded
+    chunks: a page can be a zip bomb too."""
     decoder = codecs.getincrementaldecoder("utf-8")()
     blank, size = True, 0
     try:
@@ -212,12 +216,15 @@ def page_problem(ctx, name):
         return str(exc), "make the page a plain file of a few kilobytes"
     except (KeyError, zipfile.BadZipFile, OSError, EOFError, NotImplementedError) as exc:
         return "%s cannot be read: %s" % (name, exc), "rebuild the zip"
-    return "empty" if blank else None
+    return "empty" if size == 0 else "blank" if blank else None
 
 
 def v1_phase_numbers(ctx, platform):
     numbers = [p.get("phasenumber") for _, p in _v1_phases(ctx)]
-    if all(isinstance(n, int) for n in numbers) and sorted(numbers) != list(range(1, len(numbers) + 1)):
+    # CodaLab looks up the next phase as phasenumber+1; numbering may start anywhere (0 included: the field is a
+    # PositiveIntegerField), but gaps or repeats break the schedule.
+    if numbers and all(isinstance(n, int) for n in numbers) and \
+            sorted(numbers) != list(range(min(numbers), min(numbers) + len(numbers))):
         ctx.add("error", platform, "phases", "phases", "phase numbers are %s: a phase ends when phasenumber+1 "
                 "starts, so gaps or repeats break the schedule" % numbers, "number the phases 1, 2, 3, ...")
 
@@ -303,9 +310,7 @@ def v1_leaderboard(ctx, platform):
             if platform == "codabench" and isinstance(value, str) and len(value) > limit:
                 ctx.add("error", platform, "leaderboard", "leaderboard.columns.%s" % key, "column %s is longer "
                         "than %d characters" % (field, limit), "shorten it to %d characters" % limit)
-        if not re.match(r"^[A-Za-z0-9_]+$", key):
-            ctx.add("warning", platform, "leaderboard", "leaderboard.columns.%s" % key, "the key has characters "
-                    "outside A-Z a-z 0-9 _", "use a plain identifier, the same in scores.txt")
+        _key_note(ctx, platform, "leaderboard.columns.%s" % key, key)
     if columns:
         plain = [(k, c) for k, c in columns if k not in computed]
         if platform == "codalab":
@@ -357,9 +362,46 @@ def v1_codabench_import(ctx, platform):
         elif isinstance(limit, int) and limit > 600:
             ctx.add("warning", platform, "codabench-import", where, "execution_time_limit %d s: Codabench's default"
                     " queue stops programs at 600 s" % limit, "keep scoring under 600 s or use a custom queue")
-        if len(str(phase.get("label", ""))) > 36:
-            ctx.add("error", platform, "codabench-import", where, "label longer than 36 characters",
+        if len(str(phase.get("label", ""))) > MAX_TASK_NAME - len(" Task"):
+            ctx.add("error", platform, "codabench-import", where, "label longer than %d characters: the v1 import "
+                    "names the phase's task '<label> Task', and a task name holds %d ('name: Ensure this field has "
+                    "no more than %d characters.')" % (MAX_TASK_NAME - len(" Task"), MAX_TASK_NAME, MAX_TASK_NAME),
                     "shorten the label")
+
+
+def v1_codabench_names(ctx, platform):
+    """Lengths the v1 import meets in Codabench's models: page titles are the html keys, each leaderboard's YAML
+    key becomes its title and key (v1.py:185-192)."""
+    html = ctx.spec.get("html")
+    for key in html if isinstance(html, dict) else ():
+        if len(str(key)) > MAX_PAGE_TITLE:
+            ctx.add("error", platform, "codabench-import", "html.%s" % key, "the page title (its key) is longer "
+                    "than %d characters" % MAX_PAGE_TITLE, "shorten the key")
+    board = ctx.spec.get("leaderboard")
+    boards = board.get("leaderboards") if isinstance(board, dict) else None
+    for key in boards if isinstance(boards, dict) else ():
+        if len(str(key)) > 36:
+            ctx.add("error", platform, "codabench-import", "leaderboard.leaderboards.%s" % key, "Codabench makes "
+                    "the leaderboard's key from this YAML key, and a key holds 36 characters", "shorten the key")
+
+
+def _key_note(ctx, platform, where, key):
+    """Codabench matches score keys to column keys as exact strings (any characters); only a key that YAML would
+    misread as a scores.txt line needs care."""
+    text = str(key)
+    if re.search(r"[:#\s]", text) or text[:1] in "-?!&*[]{}|>'\"%@`,":
+        ctx.add("note", platform, "leaderboard", where, "the key %r cannot be written as a plain 'key: value' line of"
+                " scores.txt (Codabench reads that file as YAML)" % text, "write scores.json, or quote the key")
+
+
+def _closed_phase(ctx, platform, where, phase, *fields):
+    """A limit of 0 refused every submission on CodaLab; Codabench skips a falsy limit, so it means no limit
+    (Phase.can_user_make_submissions: 'if self.max_submissions_per_day:')."""
+    zero = [f for f in fields if phase.get(f) == 0 and not isinstance(phase.get(f), bool)]
+    if zero:
+        ctx.add("warning", platform, "limits", where, "%s: 0 means no limit at all on Codabench (on CodaLab it "
+                "refused every submission)" % " and ".join(zero), "to close the phase, leave no phase open in that "
+                "interval (or end it when it starts); otherwise give the real limit")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -386,8 +428,12 @@ def v2_files(ctx, platform):
                     " the key of existing data)" % name, "add the file at that path, relative to the zip root")
         elif (where.startswith("pages") or where == "terms") and name in ctx.names:
             problem = page_problem(ctx, name)
-            if problem == "empty":
-                ctx.add("error", platform, "files", where, "%s is empty: Codabench refuses empty pages" % name,
+            if problem == "empty":  # v2.py: 'Page ... is empty, it must contain content.'
+                ctx.add("error", platform, "files", where, "%s is empty (0 bytes): Codabench refuses empty pages"
+                        % name, "write some content")
+            elif problem == "blank":
+                ctx.add("warning", platform, "files", where, "%s holds only white space: Codabench accepts it, and "
+                        "the %s shows nothing" % (name, "terms page" if where == "terms" else "tab"),
                         "write some content")
             elif problem is not None:
                 ctx.add("error", platform, "files", where, problem[0], problem[1])
@@ -400,6 +446,10 @@ def v2_structure(ctx, platform):
         ctx.add("error", platform, "tasks", "tasks", "task indexes repeat: %s" % task_indexes, "make them unique")
     phases = [p for p in spec.get("phases") or [] if isinstance(p, dict)]
     for i, phase in enumerate(phases):
+        if phase.get("tasks") == []:
+            ctx.add("error", platform, "tasks", "phases.%d.tasks" % i, "a phase with no task: Codabench accepts the "
+                    "bundle, but every submission to the phase stays 'Submitting' (the worker needs a task)",
+                    "give the phase a task, or leave the phase out")
         for t in phase.get("tasks") or []:
             if t not in task_indexes:
                 ctx.add("error", platform, "tasks", "phases.%d.tasks" % i, "task %r does not exist" % t,
@@ -462,12 +512,19 @@ def codabench_stored(ctx, platform):
                             'quote the date in UTC with its time: "%s"' % (
                                 written.strftime("%Y-%m-%d %H:%M:%S") if isinstance(written, datetime.datetime)
                                 else "YYYY-MM-DD HH:MM:SS"))
-        if phase.never_opens:
-            ctx.add("warning", platform, "stored-dates", phase.where, "phase %d (%s) ends (%s) before or when it "
-                    "starts (%s): Codabench accepts it, but it never opens" % (
+        migrated_to = phase.source.get("auto_migrate_to_this_phase" if ctx.version == "2" else "auto_migration")
+        if phase.never_opens and migrated_to and phase.index > 0:
+            ctx.add("note", platform, "stored-dates", phase.where, "phase %d (%s) ends when it starts: it takes no "
+                    "submission of its own, and shows the submissions auto-migration brings from the phase before"
+                    % (phase.index + 1, phase.name))
+        elif phase.never_opens:
+            ctx.add("error", platform, "stored-dates", phase.where, "phase %d (%s) ends (%s) before or when it "
+                    "starts (%s): Codabench accepts it, but nobody can ever submit to it" % (
                         phase.index + 1, phase.name, _when(phase.end.stored), _when(phase.start.stored)),
                     "end it after its start" if ctx.version == "2" else
                     "start the next phase at least one day after this one")
+        else:
+            _closed_phase(ctx, platform, phase.where, phase.source, "max_submissions", "max_submissions_per_day")
     _ordering_column(ctx, platform)
     _pages(ctx, platform)
 
@@ -656,6 +713,7 @@ CHECKS = [
     ("v1-phase-order", "1", PLATFORMS, v1_phase_order),
     ("v1-leaderboard", "1", PLATFORMS, v1_leaderboard),
     ("v1-codabench-import", "1", ("codabench",), v1_codabench_import),
+    ("v1-codabench-names", "1", ("codabench",), v1_codabench_names),
     ("v2-files", "2", ("codabench",), v2_files),
     ("v2-structure", "2", ("codabench",), v2_structure),
     ("codabench-stored", None, ("codabench",), codabench_stored),
@@ -740,6 +798,11 @@ def validate(path, platforms=None, replay=True, limits=None):
         chosen = list(platforms)
         ctx = Context(path, archive, spec, version, limits)
         ctx.findings = findings
+        name = path.replace("\\", "/").rsplit("/", 1)[-1]
+        if "codabench" in chosen and len(name) > MAX_BUNDLE_FILE_NAME:
+            ctx.add("error", "codabench", "zip", "(zip)", "the file name %s has %d characters: Codabench's upload "
+                    "refuses a name longer than %d ('file_name: Ensure this field has no more than %d characters.')"
+                    % (name, len(name), MAX_BUNDLE_FILE_NAME, MAX_BUNDLE_FILE_NAME), "rename the zip")
         if version == "2" and "codalab" in chosen:
             ctx.add("error", "codalab", "schema", "version", "a version 2 bundle cannot be uploaded to CodaLab "
                     "v1.5 ('version' is not a Competition field)", "build the v1.5 bundle for CodaLab")

@@ -86,7 +86,7 @@ BROKEN = [
      "codabench-import", "defaults to requiring the organizer's approval"),
     ("phases less than a day apart", 0, lambda y: y.replace('start_date: "2025-02-01 00:00:00"',
                                                             'start_date: "2025-01-15 12:00:00"'),
-     None, "codabench", "stored-dates", "never opens"),
+     None, "codabench", "stored-dates", "nobody can ever submit"),
     ("column label over 36 characters", 0, lambda y: y.replace('label: "Hits"', 'label: "' + "H" * 40 + '"'), None,
      "codabench", "leaderboard", "longer than 36"),
     ("missing image", 0, lambda y: y.replace("image: logo.png\n", ""), None, "codabench", "codabench-import",
@@ -121,7 +121,9 @@ BROKEN = [
      "task 7 does not exist"),
     ("v2 long column key", 1, lambda y: y.replace("key: hits", "key: " + "h" * 40), None, "codabench", "schema",
      "is too long"),
-    ("v2 empty page", 1, None, {"overview.html": b"  \n"}, "codabench", "files", "empty"),
+    ("v2 empty page", 1, None, {"overview.html": b""}, "codabench", "files", "empty (0 bytes)"),
+    # Codabench refuses only a 0-byte page (checked with its import): white space is stored as an empty tab
+    ("v2 blank page", 1, None, {"overview.html": b"  \n"}, "codabench", "files", "only white space"),
     ("v2 bundle sent to CodaLab", 1, None, None, "codalab", "schema", "cannot be uploaded to CodaLab"),
 ]
 
@@ -240,3 +242,80 @@ def test_cli_exit_status(toy_bundles, tmp_path):
                           "--platform", "codalab"], capture_output=True, text=True)
     assert bad.returncode == 1
     assert "'tasks' was unexpected" in bad.stdout and "what to change:" in bad.stdout
+
+
+# What Codabench accepts and scores gets no error (issue 20, class 7); what it refuses or cannot use does.
+ACCEPTED = [
+    # scores are matched to columns by exact key: a hyphen is fine (renaming the key would lose every score)
+    ("v2 hyphen in a column key", 1, lambda y: y.replace("key: hits", "key: hits-f1"), "codabench"),
+    ("v1 hyphen in a column key", 0, lambda y: y.replace("    hits:\n", "    hits-f1:\n"), "codabench"),
+    # Phase.name holds 256 characters, not 36
+    ("v2 phase name of 200 characters", 1, lambda y: y.replace('name: "Test"', 'name: "%s"' % ("T" * 200)),
+     "codabench"),
+    ("v1 phase label of 200 characters", 0, lambda y: y.replace('label: "Test"', 'label: "%s"' % ("T" * 200)),
+     "codabench"),
+    # CodaLab stored any colour (the field's choices are not enforced) and phase number 0
+    ("v1 colour red on CodaLab", 0, lambda y: y.replace('    label: "Test"\n', '    label: "Test"\n    color: red\n'),
+     "codalab"),
+    ("v1 phases numbered from 0", 0, lambda y: y.replace("phasenumber: 1", "phasenumber: 0").replace(
+        "phasenumber: 2", "phasenumber: 1").replace("  1:\n    phasenumber: 0", "  0:\n    phasenumber: 0"),
+     "codalab"),
+]
+
+
+@pytest.mark.parametrize("case", ACCEPTED, ids=[c[0] for c in ACCEPTED])
+def test_what_the_platform_accepts_gets_no_error(toy_bundles, tmp_path, case):
+    _, which, edit_yaml, platform = case
+    path = rewrite((toy_bundles.codalab, toy_bundles.codabench)[which], tmp_path / "ok.zip", edit_yaml)
+    platforms = ("codalab",) if platform == "codalab" else None
+    _, findings = findings_of(path, platforms=platforms, replay=False)
+    assert [f for f in findings if f.severity == "error"] == [], findings
+
+
+REFUSED = [
+    ("v2 phase name of 257 characters", 1, lambda y: y.replace('name: "Test"', 'name: "%s"' % ("T" * 257)), None,
+     "error", "is too long"),
+    ("v2 task name of 257 characters", 1, lambda y: y.replace('name: "test split"', 'name: "%s"' % ("t" * 257)),
+     None, "error", "is too long"),
+    ("v1 label too long for its task name", 0, lambda y: y.replace('label: "Test"', 'label: "%s"' % ("T" * 252)),
+     None, "error", "'<label> Task'"),
+    ("v2 phase with no task", 1, lambda y: y.replace("    tasks: [1]\n", "    tasks: []\n"), None, "error",
+     "stays 'Submitting'"),
+    # Codabench skips a falsy limit: 0 (CodaLab's closed phase) opens the phase without limit
+    ("v2 submission limit 0", 1, lambda y: y.replace("max_submissions: 3", "max_submissions: 0"), None, "warning",
+     "max_submissions: 0 means no limit at all"),
+    ("v1 daily limit 0", 0, lambda y: y.replace("max_submissions_per_day: 1", "max_submissions_per_day: 0"), None,
+     "warning", "max_submissions_per_day: 0 means no limit at all"),
+    ("v2 phase that never opens", 1, lambda y: y.replace('end: "2025-03-01 12:00:00"', 'end: "2025-02-01 00:00:00"'),
+     None, "error", "nobody can ever submit"),
+]
+
+
+@pytest.mark.parametrize("case", REFUSED, ids=[c[0] for c in REFUSED])
+def test_what_the_platform_refuses_or_cannot_use(toy_bundles, tmp_path, case):
+    _, which, edit_yaml, edit_files, severity, fragment = case
+    path = rewrite((toy_bundles.codalab, toy_bundles.codabench)[which], tmp_path / "bad.zip", edit_yaml, edit_files)
+    _, findings = findings_of(path, replay=False)
+    assert [f for f in findings if f.severity == severity and fragment in f.message], findings
+
+
+def test_a_phase_that_only_receives_migrated_submissions_is_no_error(toy_bundles, tmp_path):
+    def closed(y):
+        return y.replace('end: "2025-03-01 12:00:00"', 'end: "2025-02-01 00:00:00"').replace(
+            "    hide_output: true\n", "    hide_output: true\n    auto_migrate_to_this_phase: true\n").replace(
+            "max_submissions: 3", "max_submissions: 0")
+    path = rewrite(toy_bundles.codabench, tmp_path / "closed.zip", closed)
+    _, findings = validate.validate(str(path), replay=False)
+    assert [f for f in findings if f.severity != "note"] == [], findings
+    assert [f for f in findings if "takes no submission of its own" in f.message]
+
+
+def test_bundle_file_name_over_64_characters(toy_bundles, tmp_path):
+    name = "a-competition-migrated-from-codalab-with-a-long-descriptive-name.zip"  # 68 characters
+    path = rewrite(toy_bundles.codabench, tmp_path / name)
+    _, findings = findings_of(path, replay=False)
+    assert [f.message for f in findings] == ["the file name %s has 68 characters: Codabench's upload refuses a name "
+                                             "longer than 64 ('file_name: Ensure this field has no more than 64 "
+                                             "characters.')" % name]
+    _, findings = findings_of(rewrite(toy_bundles.codabench, tmp_path / ("b" * 60 + ".zip")), replay=False)
+    assert findings == []
