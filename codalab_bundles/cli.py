@@ -18,23 +18,26 @@ validate any bundle, start a new task, and move an old CodaLab competition to Co
       Write a complete task of your own (task.yaml, pages rendered from it, logo, sample data or your gold split
       into phases, starting kit with a baseline, metric card), scored by a generic program configured by data.
   python build_bundle.py migrate OLD.zip [-o NEW.zip] [--wrap-scores] [--submission SUB.zip] [--json]
+  python build_bundle.py migrate OLD1.zip OLD2.zip ... --out DIR
       Turn a CodaLab v1.5 bundle or dump into a Codabench bundle that keeps its meaning (dates, ends, limits,
       registration, ranking), and report every change, loss and manual step left; check the scoring program
       (Python 3 syntax, a replay under the Codabench worker). --wrap-scores runs the unchanged program through a
       wrapper that writes scores.json with CodaLab's rules and removes an output/metadata it writes.
-      Exit 0: nothing left to do by hand; 1: manual steps are listed; 2: the input cannot be migrated.
+      Several bundles at once with --out DIR: one bundle and report each, a summary table and summary.csv.
+      Exit 0: ready to upload and score; 1: manual steps are listed; 2: the input cannot be migrated.
   python build_bundle.py rescore BUNDLE.zip SUBMISSION... [--phase N] [--jobs J] [-o leaderboard.csv]
       Score past submissions (zips, folders of zips, or unzipped folders) through the bundle's program as the
       Codabench worker would, J at a time, and write the leaderboard as CSV and HTML (beside it), ranked by the
       leaderboard's ranking column, with each submission's status and error.
 """
 import argparse
+import csv
 import json
 import os
 import sys
 import zipfile
 
-from . import build, migrate, new_task, replay, rescore, safe_zip, taskdef, validate
+from . import build, migrate, migration_report, new_task, replay, rescore, safe_zip, taskdef, validate
 
 
 def _parse_references(values, tasks):
@@ -215,26 +218,63 @@ def validate_main(argv):
 
 def migrate_main(argv):
     parser = argparse.ArgumentParser(prog="build_bundle.py migrate",
-                                     description="Turn a CodaLab v1.5 bundle or dump into a Codabench bundle, and "
-                                     "report every change, loss and manual step left.")
-    parser.add_argument("bundle", help="the old CodaLab competition bundle or dump (zip)")
-    parser.add_argument("-o", "--output", help="the Codabench bundle to write (default: OLD-codabench.zip beside "
-                        "OLD.zip)")
+                                     description="Turn CodaLab v1.5 bundles or dumps into Codabench bundles, and "
+                                     "report every change, loss and manual step left.",
+                                     epilog="Exit status: 0 ready to upload and score; 1 the organizer must do "
+                                     "something first (the report's manual steps); 2 an input cannot be migrated. "
+                                     "With several bundles, the highest of these.")
+    parser.add_argument("bundle", nargs="+", help="the old CodaLab competition bundle(s) or dump(s) (zip)")
+    parser.add_argument("-o", "--output", help="the Codabench bundle to write, for one input (default: "
+                        "OLD-codabench.zip beside OLD.zip)")
+    parser.add_argument("--out", metavar="DIR", help="write each OLD-codabench.zip and its report "
+                        "(OLD-codabench.report.txt and .json) into DIR, with summary.csv; needed for several inputs")
     parser.add_argument("--wrap-scores", action="store_true",
                         help="run the unchanged scoring program through a wrapper that writes scores.json from its "
                         "scores.txt with CodaLab's rules and removes an output/metadata it writes")
     parser.add_argument("--submission", help="replay this submission zip instead of the starting kits' samples")
     parser.add_argument("--no-check", action="store_true", help="do not validate or replay the new bundle")
-    parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    parser.add_argument("--json", action="store_true", help="print the report (or, with several inputs, the "
+                        "summary and every report) as one JSON object")
     args = parser.parse_args(argv)
-    try:
-        report = migrate.migrate(args.bundle, args.output, wrap_scores=args.wrap_scores,
-                                 submission=args.submission, check=not args.no_check)
-    except (migrate.MigrationError, OSError) as exc:
-        print("migrate: %s" % exc, file=sys.stderr)
-        return 2
-    print(json.dumps(report.as_dict(), sort_keys=True) if args.json else migrate.format_report(report))
-    return 1 if report.of(migrate.MANUAL) else 0
+    if args.output and (args.out or len(args.bundle) > 1):
+        parser.error("-o names one output: with several bundles (or --out), use --out DIR")
+    if len(args.bundle) > 1 and not args.out:
+        parser.error("several bundles: give --out DIR for the migrated bundles and their reports")
+    options = dict(wrap_scores=args.wrap_scores, submission=args.submission, check=not args.no_check)
+    if not args.out:
+        try:
+            report = migrate.migrate(args.bundle[0], args.output, **options)
+        except (migrate.MigrationError, OSError) as exc:
+            print("migrate: %s" % exc, file=sys.stderr)
+            return 2
+        print(json.dumps(report.as_dict(), sort_keys=True) if args.json else migrate.format_report(report))
+        return report.exit_status
+    return _migrate_into(args, options)
+
+
+def _migrate_into(args, options):
+    done = migrate.migrate_many(args.bundle, args.out, **options)
+    before = dict((source, migrate.original_imports(source) if report else None)
+                  for source, _, report, _ in done)
+    for source, target, report, error in done:
+        stem = target[:-len(".zip")]
+        with open(stem + ".report.txt", "w", encoding="utf-8") as handle:
+            handle.write((migrate.format_report(report) if report else "migrate %s: %s" % (source, error)) + "\n")
+        with open(stem + ".report.json", "w", encoding="utf-8") as handle:
+            json.dump(report.as_dict() if report else {"source": source, "error": error, "exit_status": 2}, handle,
+                      sort_keys=True, indent=1)
+    rows = migration_report.summary_rows(done, before)
+    with open(os.path.join(args.out, "summary.csv"), "w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, migration_report.SUMMARY_FIELDS)
+        writer.writeheader()
+        writer.writerows(rows)
+    if args.json:
+        print(json.dumps({"summary": rows, "reports": [r.as_dict() if r else {"source": s, "error": e}
+                                                       for s, _, r, e in done]}, sort_keys=True))
+    else:
+        print(migration_report.format_summary(rows))
+        print("Reports, bundles and summary.csv are in %s" % args.out)
+    return max(row["exit_status"] for row in rows)
 
 
 def rescore_main(argv):

@@ -339,10 +339,12 @@ def _schedule(old, ordered, report):
                    "CodaLab (Codabench's import of the old bundle would end it a day before, a day without "
                    "submissions)")
     for key, phase, field in dropped:
+        last = ordered[-1][0] == key
         report.add(CHANGE, "phases.%s" % key, "phase %s (%s) has %s: 0, so CodaLab refused every submission to it; "
-                   "Codabench reads 0 as no limit, so the phase is left out: no phase is open from its start "
-                   "until the next phase starts, and the phase before it ends as it did on CodaLab"
-                   % (phase["phasenumber"], phase.get("label"), field))
+                   "Codabench reads 0 as no limit, so the phase is left out: no phase is open from its start%s, "
+                   "and the phase before it ends as it did on CodaLab"
+                   % (phase["phasenumber"], phase.get("label"), field, " on" if last else
+                      " until the next phase starts"))
     for (key, phase, start, end), (_, _, _, _, field) in zip(spans, kept):
         where = "phases.%s" % key
         last = ordered[-1][0] == key
@@ -375,6 +377,18 @@ def _data_signature(old, phase):
     return tuple(signature)
 
 
+def _task_name(labels, report):
+    """'<labels> task', within Codabench's 256 characters (Task.name): a task shared by many phases is named after
+    its first and last."""
+    name = "%s task" % " + ".join(labels)
+    if len(name) > validate.MAX_TASK_NAME:
+        short = "%s ... %s task (%d phases)" % (labels[0][:100], labels[-1][:100], len(labels))
+        report.add(CHANGE, "tasks", "the task of phases %s would be named with %d characters, more than Codabench's "
+                   "%d: named %r" % (", ".join(labels), len(name), validate.MAX_TASK_NAME, short))
+        name = short
+    return name
+
+
 def _tasks(old, ordered, report, programs):
     """v2 tasks, one per distinct (program, reference data, ingestion program, input data); returns
     (tasks, {phase key: task index})."""
@@ -391,7 +405,7 @@ def _tasks(old, ordered, report, programs):
         of_phase[key] = index
     tasks = []
     for index, (_, phase, labels) in enumerate(groups):
-        task = {"index": index, "name": "%s task" % " + ".join(labels),
+        task = {"index": index, "name": _task_name(labels, report),
                 "description": "Scoring program and gold data of %s %s." % (
                     "phase" if len(labels) == 1 else "phases", ", ".join(labels))}
         for field in DATA_FIELDS:
@@ -600,10 +614,15 @@ HEADER = ("Codabench (version 2) bundle written by build_bundle.py migrate from 
           "Dates are UTC and quoted: Codabench keeps the time of a string, but only the day of an unquoted timestamp.")
 
 
-def default_output(source):
-    base = os.path.basename(str(source))
+SUFFIX = "-codabench.zip"
+
+
+def default_output(source, folder=None):
+    """OLD-codabench.zip beside OLD.zip (or in ``folder``), within the 64 characters Codabench's upload takes."""
+    base = os.path.basename(str(source).rstrip("/"))
     stem = base[:-4] if base.lower().endswith(".zip") else base
-    return os.path.join(os.path.dirname(str(source)), "%s-codabench.zip" % stem)
+    stem = stem[:validate.MAX_BUNDLE_FILE_NAME - len(SUFFIX)]
+    return os.path.join(str(folder) if folder is not None else os.path.dirname(str(source)), stem + SUFFIX)
 
 
 def _with_version_2(text):
@@ -691,3 +710,29 @@ def migrate(source, target=None, wrap_scores=False, submission=None, check=True)
                     REFUSED if finding.severity == "error" else INCOMPLETE)
         _check_replays(target, report, submission, wrap_scores)
     return report
+
+
+def migrate_many(sources, folder, **options):
+    """Migrate each old bundle into ``folder`` (one bundle and one report each, names made unique); returns
+    [(source, target, report or None, error or None)], in the order given. ``options`` are migrate's."""
+    os.makedirs(str(folder), exist_ok=True)
+    done, taken = [], set()
+    for source in sources:
+        target = default_output(source, folder)
+        stem, n = os.path.basename(target)[:-len(SUFFIX)], 2
+        while target in taken:  # OLD.zip from two folders
+            room = validate.MAX_BUNDLE_FILE_NAME - len(SUFFIX) - len("-%d" % n)
+            target = os.path.join(str(folder), "%s-%d%s" % (stem[:room], n, SUFFIX))
+            n += 1
+        taken.add(target)
+        try:
+            done.append((str(source), target, migrate(source, target, **options), None))
+        except (MigrationError, OSError) as exc:
+            done.append((str(source), target, None, str(exc)))
+    return done
+
+
+def original_imports(source):
+    """Whether Codabench would import the old bundle as it is (validate's model of its import)."""
+    _, findings = validate.validate(str(source), ("codabench",), replay=False)
+    return not any(f.severity == "error" for f in findings)

@@ -81,3 +81,37 @@ def format_report(report, command="python3 build_bundle.py"):
                  % (command, report.target) if report.of(MANUAL) else
                  "Nothing left to do by hand: upload %s to Codabench." % report.target)
     return "\n".join(lines)
+
+
+SUMMARY_FIELDS = ("bundle", "exit_status", "imports_before", "imports_after", "manual_steps", "losses", "output",
+                  "problem")
+
+
+def summary_rows(done, imported_before):
+    """One row per migrated bundle (see migrate.migrate_many): what a platform admin moving many competitions
+    scans first. ``imported_before``: {source: whether Codabench imports the old bundle as it is}."""
+    rows = []
+    for source, target, report, error in done:
+        manual = report.of(MANUAL) if report else []
+        rows.append({"bundle": source, "exit_status": 2 if report is None else report.exit_status,
+                     "imports_before": _yes(imported_before.get(source)),
+                     "imports_after": _yes(report.imports) if report else "-",
+                     "manual_steps": len(manual), "losses": len(report.of(LOSS)) if report else 0,
+                     "output": target if report else "-",
+                     "problem": error or (manual[0]["where"] + ": " + manual[0]["message"] if manual else "")})
+    return rows
+
+
+def _yes(value):
+    return "-" if value is None else "yes" if value else "no"
+
+
+def format_summary(rows):
+    widths = [max([len(field)] + [len(str(row[field])) for row in rows]) for field in SUMMARY_FIELDS[:-2]]
+    lines = ["  ".join(f.ljust(w) for f, w in zip(SUMMARY_FIELDS[:-2], widths))]
+    for row in rows:
+        lines.append("  ".join(str(row[f]).ljust(w) for f, w in zip(SUMMARY_FIELDS[:-2], widths)))
+    lines.append("%d bundle(s): %d ready to upload (0), %d with manual steps (1), %d not migrated (2)" % (
+        len(rows), sum(r["exit_status"] == 0 for r in rows), sum(r["exit_status"] == 1 for r in rows),
+        sum(r["exit_status"] == 2 for r in rows)))
+    return "\n".join(lines)

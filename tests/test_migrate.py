@@ -131,12 +131,14 @@ def test_old_style_leaderboard(migrated):
     board = competition_yaml(target)["leaderboards"]
     assert len(board) == 1
     board = board[0]
-    # rank order; the second leaderboard's column appended; the average rank becomes the mean of acc and f1
-    assert [(c["key"], c["index"], c["sorting"], c["precision"]) for c in board["columns"]] == [
-        ("avg", 0, "desc", 2), ("acc", 1, "desc", 4), ("f1", 2, "desc", 3), ("seconds", 3, "asc", 2)]
-    assert board["columns"][0]["computation"] == "avg" and board["columns"][0]["computation_indexes"] == [1, 2]
+    # CodaLab's order: group A (rank 1, created before any column) then avg (rank 1); then the second leaderboard.
+    # The group and the second leaderboard become title prefixes; the average rank becomes the mean of acc and f1.
+    assert [(c["key"], c["title"], c["index"], c["sorting"], c["precision"]) for c in board["columns"]] == [
+        ("acc", "Subtask A: Accuracy", 0, "desc", 4), ("f1", "Subtask A: F1", 1, "desc", 3),
+        ("avg", "Avg rank", 2, "desc", 2), ("seconds", "Extra: Seconds", 3, "asc", 2)]
+    assert board["columns"][2]["computation"] == "avg" and board["columns"][2]["computation_indexes"] == [0, 1]
     assert board["submission_rule"] == "Force_Last"
-    assert "primary_index" not in board  # avg ranked on CodaLab (selection_default) and is index 0
+    assert board["primary_index"] == 2  # avg ranked on CodaLab (selection_default)
     assert report.leaderboard["ranked_by"] == "avg"
 
 
@@ -151,8 +153,10 @@ def test_old_style_report_names_every_finding(migrated):
     one(changes, "max_submissions_per_day absent in phase(s) 1, 3", "999")
     one(changes, "execution_time_limit absent in phase(s) 1, 2, 3", "300")
     one(changes, "force_submission_to_leaderboard", "Force_Last")
-    one(losses, "leaderboard 'Extra'", "seconds", "appended to 'Results'")
-    one(losses, "column_groups", "Subtask A")
+    one(losses, "leaderboard 'Extra'", "seconds", "follow those of 'Results'")
+    one(losses, "column_groups", "Subtask A", "prefix")
+    one(changes, "leaderboard.columns", "acc 'Subtask A: Accuracy'", "seconds 'Extra: Seconds'")
+    one(changes, "avg ranks, as on CodaLab", "primary_index: 2")
     one(losses, "leaderboard.columns.avg", "average rank of acc, f1", "mean of their scores")
     one(losses, "hide_results", "hide_output: true")
     one(losses, "color in phase(s) 1")
