@@ -16,7 +16,8 @@ import zipfile
 import yaml
 from dateutil import parser as date_parser
 
-from . import codabench_model, migrate_leaderboard, pack, program_check, replay, safe_zip, v2_writer, validate
+from . import (codabench_model, loading, migrate_leaderboard, pack, program_check, replay, safe_zip, v2_writer,
+               validate)
 from .migration_report import (CHANGE, CONTENT, INCOMPLETE, LOSS, MANUAL, NOTE, REFUSED, UNSCORED,  # noqa: F401
                                Report, format_report)
 
@@ -49,7 +50,8 @@ TOP_LEVEL = {
 PHASE_KEYS = set(["phasenumber", "label", "description", "start_date", "max_submissions", "max_submissions_per_day",
                   "execution_time_limit", "auto_migration", "public_data", "starting_kit", "is_scoring_only",
                   "leaderboard_management_mode", "force_best_submission_to_leaderboard", "phase_never_ends",
-                  "ingestion_program_only_during_scoring", "color"]) | set(DATA_FIELDS)
+                  "ingestion_program_only_during_scoring", "color", "parent_phasenumber",
+                  "is_parallel_parent"]) | set(DATA_FIELDS)
 
 
 class MigrationError(Exception):
@@ -190,11 +192,7 @@ def _competition(old, report):
     out = {"version": 2, "title": str(spec.get("title") or ""), "description": spec.get("description")}
     if not out["title"]:
         report.add(MANUAL, "title", "the bundle has no title: add one (Codabench requires it)", REFUSED)
-    out["image"] = spec.get("image")
-    if not spec.get("image"):
-        report.add(MANUAL, "image", "no logo: Codabench requires one (image: logo.png and the file)", REFUSED)
-    elif old.read(spec["image"]) is None:
-        report.add(MANUAL, "image", "%s is not in the bundle: Codabench requires a logo" % spec["image"], REFUSED)
+    out["image"], files = _logo(old, report)
     if "has_registration" in spec:
         out["registration_auto_approve"] = not spec["has_registration"]
     else:
@@ -215,7 +213,23 @@ def _competition(old, report):
         if key in TOP_LEVEL and known is None:
             continue
         report.add(known[0], str(key), known[1])
-    return out
+    return out, files
+
+
+def _logo(old, report):
+    """(image name, {file: bytes}): the logo, or a stand-in where Codabench would refuse the bundle for want of
+    one it can open (a missing logo, or an SVG, which CodaLab showed and Codabench's image field refuses)."""
+    name = old.spec.get("image")
+    data = old.read(name)
+    if data is not None and validate.is_image(data[:32]):
+        return name, {}
+    why = ("no logo" if not name else "%s is not in the bundle" % name if data is None else
+           "%s is not an image Codabench can open (PNG, JPEG, GIF)" % name)
+    stand_in = "logo_codabench.png"
+    maker = loading.load_file(loading.ROOT / "tools" / "make_logo.py", "make_logo_for_migrate")
+    report.add(MANUAL, "image", "%s, and Codabench requires one: a stand-in logo %s is written; replace it with the "
+               "competition's own" % (why, stand_in), CONTENT)
+    return stand_in, {stand_in: maker.logo_png(str(old.spec.get("title") or "competition"))}
 
 
 STAND_IN_TERMS = """<h3>Terms and conditions</h3>
@@ -345,26 +359,92 @@ def _schedule(old, ordered, report):
                    "and the phase before it ends as it did on CodaLab"
                    % (phase["phasenumber"], phase.get("label"), field, " on" if last else
                       " until the next phase starts"))
-    for (key, phase, start, end), (_, _, _, _, field) in zip(spans, kept):
-        where = "phases.%s" % key
-        last = ordered[-1][0] == key
+    for (key, phase, start, _), (_, _, _, _, field) in zip(spans, kept):
         if field:
-            report.add(CHANGE, where, "phase %s (%s) has %s: 0, so CodaLab refused every submission to it but "
-                       "filled it by auto-migration; Codabench reads 0 as no limit, so the phase ends when it starts "
-                       "(%s): it takes no submission of its own, and still receives the migrated ones"
+            report.add(CHANGE, "phases.%s" % key, "phase %s (%s) has %s: 0, so CodaLab refused every submission to "
+                       "it but filled it by auto-migration; Codabench reads 0 as no limit, so the phase ends when it "
+                       "starts (%s): it takes no submission of its own, and still receives the migrated ones"
                        % (phase["phasenumber"], phase.get("label"), field, _when(start)))
-        elif phase.get("phase_never_ends") and not last:
-            report.add(LOSS, where, "phase %s (%s) has phase_never_ends: on CodaLab it stayed open for good, beside "
-                       "the phases after it. Codabench's phases cannot overlap (its import refuses it: 'Phases must "
-                       "be sequential'), so it ends %s, one second before the next phase starts%s. To let "
-                       "participants go on submitting to it, add a phase with its task after the last one"
-                       % (phase["phasenumber"], phase.get("label"), _when(end),
-                          ": it never opens" if end < start else ""))
+    return spans
+
+
+def _open_together(spans):
+    """The phases CodaLab had open at the same time, as Codabench phases: [(members [(key, phase)], start, end)].
+
+    CodaLab's CompetitionPhase.is_active is True for a phase_never_ends phase whatever the dates, so phases that
+    start together, all but the last never ending, were open side by side (a common way to run subtasks); so were
+    the parallel phases of a CodaLab v1.8 parent (parent_phasenumber), a submission to the parent going to each.
+    Codabench's phases cannot overlap, but one phase can hold several tasks: each group becomes one phase."""
+    groups = []
+    for key, phase, start, end in spans:
+        if groups:
+            members, group_start, _ = groups[-1]
+            parent = phase.get("parent_phasenumber")
+            child = parent is not None and any(m.get("phasenumber") == parent for _, m in members)
+            beside = start == group_start and all(m.get("phase_never_ends") for _, m in members)
+            if child or beside:
+                groups[-1] = (members + [(key, phase)], group_start, end)
+                continue
+        groups.append(([(key, phase)], start, end))
+    return groups
+
+
+def _scored_members(members, report):
+    """The phases of a group whose programs score its submissions: a parallel parent's program only gathered its
+    children's scores, which Codabench's phase does itself, one column set per task."""
+    if len(members) > 1 and members[1][1].get("parent_phasenumber") is not None:
+        key, parent = members[0]
+        if parent.get("scoring_program"):
+            report.add(LOSS, "phases.%s.scoring_program" % key, "the parallel parent's program %s gathered the scores "
+                       "of its phases; Codabench shows each task's own scores instead, so it is not used"
+                       % parent["scoring_program"])
+        return members[1:]
+    return members
+
+
+def _group_name(labels):
+    """The labels' common part ('Dev - AR', 'Dev - Br' -> 'Dev'), else them all."""
+    common = labels[0]
+    for label in labels[1:]:
+        while not label.startswith(common):
+            common = common[:-1]
+    common = common.rstrip(" -_:/([")
+    name = common if len(common) >= 3 else " + ".join(labels)
+    return name[:validate.MAX_TASK_NAME]
+
+
+def _report_groups(groups, report):
+    for position, (members, start, end) in enumerate(groups):
+        key, phase = members[0]
+        last_key, last = members[-1]
+        labels = [str(m.get("label") or k) for k, m in members]
+        where = "phases.%s" % key
+        if len(members) > 1:
+            parent = members[1][1].get("parent_phasenumber") is not None
+            report.add(CHANGE, where, "phases %s were open at the same time on CodaLab (%s): Codabench's phases "
+                       "cannot overlap, so they are one phase with a task each; a submission is scored on each task "
+                       "of the phase (or those the participant picks) and counts once against its limits" % (
+                           ", ".join(labels), "parallel phases of %s" % labels[0] if parent else
+                           "phase_never_ends, and the same start"))
+            limits = set((m.get("max_submissions"), m.get("max_submissions_per_day")) for _, m in members)
+            if len(limits) > 1:
+                report.add(LOSS, where, "the phases had different submission limits (%s): the first's are written"
+                           % "; ".join("%s: %s total, %s a day" % (l, m.get("max_submissions"),
+                                                                  m.get("max_submissions_per_day"))
+                                       for l, (_, m) in zip(labels, members)))
+        if last.get("phase_never_ends") and position + 1 < len(groups):
+            report.add(LOSS, "phases.%s" % last_key, "%s %s %s phase_never_ends: on CodaLab %s open for good, beside "
+                       "the phases after %s. Codabench's phases cannot overlap (its import refuses it: 'Phases must "
+                       "be sequential'), so %s %s, one second before the next phase starts%s. To let participants "
+                       "go on submitting, add a phase with the same task(s) after the last one" % (
+                           "phase" if len(members) == 1 else "phases", ", ".join(labels),
+                           "has" if len(members) == 1 else "have", "it stayed" if len(members) == 1 else "they stayed",
+                           "it" if len(members) == 1 else "them", "it ends" if len(members) == 1 else "their phase ends",
+                           _when(end), ": it never opens" if end < start else ""))
         elif end is not None and end < start:
             report.add(LOSS, where, "phase %s (%s) starts when or after the next one does: it never opens (nor did "
-                       "it on CodaLab); give it an earlier start if it should" % (
-                           phase["phasenumber"], phase.get("label")))
-    return spans
+                       "it on CodaLab, where a phase is open until the next one starts); give it an earlier start, or "
+                       "leave it out" % (phase["phasenumber"], ", ".join(labels)))
 
 
 def _data_signature(old, phase):
@@ -394,6 +474,12 @@ def _tasks(old, ordered, report, programs):
     (tasks, {phase key: task index})."""
     groups, of_phase = [], {}
     for key, phase in ordered:
+        if phase.get("scoring_program") is None:
+            report.add(MANUAL, "phases.%s" % key, "phase %s (%s) has no scoring program (on CodaLab its submissions "
+                       "failed): Codabench needs one in every task, so the phase is written with none; add a task "
+                       "in the competition editor, or leave the phase out" % (phase.get("phasenumber"),
+                                                                              phase.get("label")), UNSCORED)
+            continue
         signature = _data_signature(old, phase)
         for index, (sig, _, _) in enumerate(groups):
             if sig == signature:
@@ -411,7 +497,7 @@ def _tasks(old, ordered, report, programs):
         for field in DATA_FIELDS:
             value = phase.get(field)
             if value is None:
-                if field in ("scoring_program", "reference_data"):
+                if field == "reference_data":
                     report.add(MANUAL, "task %s" % task["name"], "no %s: Codabench cannot score without it" % field,
                                UNSCORED)
                 continue
@@ -469,19 +555,22 @@ def _phase_settings(key, phase, number, report, missing):
     return out
 
 
-def _phases(old, spans, task_of, report):
+def _phases(old, groups, task_of, report):
     phases, missing = [], {}
-    for number, (key, phase, start, end) in enumerate(spans, 1):
+    for number, (members, start, end) in enumerate(groups, 1):
+        key, phase = members[0]
         settings = _phase_settings(key, phase, number, report, missing)
-        out = {"index": number - 1, "name": str(phase.get("label") or "Phase %d" % number),
+        labels = [str(m.get("label") or "Phase %d" % number) for _, m in members]
+        parallel = len(members) > 1 and members[1][1].get("parent_phasenumber") is not None
+        out = {"index": number - 1, "name": labels[0] if len(members) == 1 or parallel else _group_name(labels),
                "description": phase.get("description"), "start": _when(start),
                "end": _when(end) if end else None}
         if not phase.get("label"):
             report.add(CHANGE, "phases.%s" % key, "no label: named %s" % out["name"])
         out.update(settings)
-        out["tasks"] = [task_of[key]]
+        out["tasks"] = sorted(set(task_of[k] for k, _ in members if task_of.get(k) is not None))
         for field in ("public_data", "starting_kit"):
-            value = phase.get(field)
+            value = next((m.get(field) for _, m in members if m.get(field) is not None), None)
             if value is None:
                 continue
             if old.read(value) is None:  # Codabench would refuse the bundle: 'Cannot find dataset'
@@ -642,7 +731,15 @@ def _convert_codabench_style(old, report):
                "'version: 2', which Codabench reads as CodaLab v1.5 and refuses: 'version: 2' is added, nothing "
                "else is changed")
     text = _with_version_2(old.text.decode("utf-8"))
-    return text, yaml.safe_load(text)
+    replaced, terms = {}, old.spec.get("terms")
+    if not isinstance(terms, str) or not (old.read(terms) or b"").strip():
+        if not isinstance(terms, str):
+            terms = "terms.html" if old.read("terms.html") is None else "terms_codabench.html"
+            text = _with_version_2(text.replace("version: 2\n", "terms: %s\n" % terms, 1))
+        replaced[terms] = STAND_IN_TERMS.format(why="no terms page").encode("utf-8")
+        report.add(MANUAL, "terms", "no terms page, which Codabench requires: a short stand-in page %s is written; "
+                   "write the competition's terms there" % terms, CONTENT)
+    return text, yaml.safe_load(text), replaced
 
 
 def convert(source, target, wrap_scores=False):
@@ -651,21 +748,23 @@ def convert(source, target, wrap_scores=False):
     old = OldBundle(source, report)
     replaced = {}
     if old.codabench_style:
-        text, spec = _convert_codabench_style(old, report)
+        text, spec, replaced = _convert_codabench_style(old, report)
         phases, tasks = [p for p in spec["phases"] if isinstance(p, dict)], spec.get("tasks") or []
     else:
         ordered = _ordered_phases(old)
         if old.python_tags:
             report.add(CHANGE, "(yaml)", "a CodaLab dump with %s tags, which Codabench's YAML loader refuses: "
                        "written as plain strings and numbers" % ", ".join(old.python_tags))
-        competition = _competition(old, report)
-        terms, pages, replaced = _pages(old, report)
-        spans = _schedule(old, ordered, report)
-        kept = [(key, phase) for key, phase, _, _ in spans]
-        renamed, program_files = _programs(old, kept, report, wrap_scores)
+        competition, replaced = _competition(old, report)
+        terms, pages, page_files = _pages(old, report)
+        replaced.update(page_files)
+        groups = _open_together(_schedule(old, ordered, report))
+        _report_groups(groups, report)
+        scored = [kp for members, _, _ in groups for kp in _scored_members(members, report)]
+        renamed, program_files = _programs(old, scored, report, wrap_scores)
         replaced.update(program_files)
-        tasks, task_of = _tasks(old, kept, report, renamed)
-        phases = _phases(old, spans, task_of, report)
+        tasks, task_of = _tasks(old, scored, report, renamed)
+        phases = _phases(old, groups, task_of, report)
         leaderboard = migrate_leaderboard.convert(old.spec, report)
         spec = dict(competition)
         spec.update({"terms": terms, "pages": pages, "tasks": tasks, "phases": phases,
@@ -702,12 +801,12 @@ def migrate(source, target=None, wrap_scores=False, submission=None, check=True)
     os.replace(partial, target)
     if check:
         _, findings = validate.validate(target, ("codabench",), replay=False)
-        report.imports = not any(f.severity == "error" for f in findings)
+        report.imports = validate.imports(findings)
         for finding in findings:
             if finding.severity in ("error", "warning"):
                 report.add(MANUAL, "validate: %s" % finding.where, "%s%s" % (
                     finding.message, " (what to change: %s)" % finding.fix if finding.fix else ""),
-                    REFUSED if finding.severity == "error" else INCOMPLETE)
+                    INCOMPLETE if finding.severity == "warning" else UNSCORED if finding.accepted else REFUSED)
         _check_replays(target, report, submission, wrap_scores)
     return report
 
@@ -735,4 +834,4 @@ def migrate_many(sources, folder, **options):
 def original_imports(source):
     """Whether Codabench would import the old bundle as it is (validate's model of its import)."""
     _, findings = validate.validate(str(source), ("codabench",), replay=False)
-    return not any(f.severity == "error" for f in findings)
+    return validate.imports(findings)

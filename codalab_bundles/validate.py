@@ -32,10 +32,18 @@ MAX_PAGE_BYTES = 4 * safe_zip.MIB  # a page is shown inline by both sites; megab
 MAX_TASK_NAME, MAX_PAGE_TITLE, MAX_BUNDLE_FILE_NAME = 256, 255, 64
 
 
+# Rules whose errors the platform's import does not see: the bundle is accepted, and its submissions fail.
+RUN_TIME_RULES = ("program", "replay")
+
+
 class Finding(object):
-    def __init__(self, severity, platform, rule, where, message, fix=None):
+    """One finding. ``accepted``: an error the platform's import accepts (the competition is created, and cannot
+    be used as it is: programs that cannot run, a phase nobody can submit to)."""
+
+    def __init__(self, severity, platform, rule, where, message, fix=None, accepted=None):
         self.severity, self.platform, self.rule = severity, platform, rule
         self.where, self.message, self.fix = where, message, fix
+        self.accepted = rule in RUN_TIME_RULES if accepted is None else accepted
 
     def as_dict(self):
         return dict(self.__dict__)
@@ -57,8 +65,8 @@ class Context(object):
         """An entry's bytes, within the extraction limits (raises safe_zip.ZipRefused)."""
         return safe_zip.read_member(self.zip, name, self.path, self.limits)
 
-    def add(self, severity, platform, rule, where, message, fix=None):
-        self.findings.append(Finding(severity, platform, rule, where, message, fix))
+    def add(self, severity, platform, rule, where, message, fix=None, accepted=None):
+        self.findings.append(Finding(severity, platform, rule, where, message, fix, accepted))
 
     def exists(self, name):
         """A file in the zip, or (Codabench allows it) a folder."""
@@ -178,9 +186,14 @@ def v1_files(ctx, platform):
     for where, name in refs:
         if not isinstance(name, str):
             continue
-        if where.startswith("phases.") and not name.endswith(".zip"):
-            ctx.add("note", platform, "files", where, "%r is not a .zip: it must be the key of a dataset already "
-                    "on the site" % name)
+        if where.startswith("phases.") and not name.endswith(".zip") and not ctx.exists(name):
+            if platform == "codabench":  # v1.py -> _get_data_key: 'Cannot find <type> with key: ...'
+                ctx.add("error", platform, "files", where, "%r is not in the bundle: a dataset key of the old "
+                        "CodaLab site, which Codabench cannot find ('Cannot find dataset')" % name, "put the file "
+                        "in the bundle, or upload it to Codabench and use its key in a version 2 bundle")
+            else:
+                ctx.add("note", platform, "files", where, "%r is not a .zip: it must be the key of a dataset "
+                        "already on the site" % name)
         elif not ctx.exists(name):
             ctx.add("error", platform, "files", where, "%s is not in the bundle" % name,
                     "add the file at that path, relative to the zip root")
@@ -244,14 +257,17 @@ def _start(phase):
 
 
 def v1_phase_order(ctx, platform):
-    """CodaLab: a phase ends when phasenumber+1 starts, so starts must increase."""
+    """CodaLab: a phase ends when phasenumber+1 starts, so a phase that starts with or after the next one never
+    opens, unless it never ends (CompetitionPhase.is_active is then always true: phases open side by side).
+    Codabench's own view of the same dates is checked with what it stores (codabench_stored)."""
     phases = sorted((p.get("phasenumber", 0), key, p) for key, p in _v1_phases(ctx)
                     if isinstance(p.get("phasenumber", 0), int))
     for (_, k1, p1), (_, k2, p2) in zip(phases, phases[1:]):
         s1, s2 = _start(p1), _start(p2)
-        if s1 is not None and s2 is not None and s2 <= s1:
+        if s1 is not None and s2 is not None and s2 <= s1 and not p1.get("phase_never_ends"):
             ctx.add("error", platform, "phases", "phases.%s.start_date" % k2, "phase %s starts before or when "
-                    "phase %s starts" % (k2, k1), "give each phase a later start than the previous one")
+                    "phase %s starts, so phase %s never opens" % (k2, k1, k1), "give each phase a later start than "
+                    "the previous one (or phase_never_ends to keep phases open side by side)", accepted=True)
 
 
 def v1_leaderboard(ctx, platform):
@@ -449,7 +465,7 @@ def v2_structure(ctx, platform):
         if phase.get("tasks") == []:
             ctx.add("error", platform, "tasks", "phases.%d.tasks" % i, "a phase with no task: Codabench accepts the "
                     "bundle, but every submission to the phase stays 'Submitting' (the worker needs a task)",
-                    "give the phase a task, or leave the phase out")
+                    "give the phase a task, or leave the phase out", accepted=True)
         for t in phase.get("tasks") or []:
             if t not in task_indexes:
                 ctx.add("error", platform, "tasks", "phases.%d.tasks" % i, "task %r does not exist" % t,
@@ -522,7 +538,7 @@ def codabench_stored(ctx, platform):
                     "starts (%s): Codabench accepts it, but nobody can ever submit to it" % (
                         phase.index + 1, phase.name, _when(phase.end.stored), _when(phase.start.stored)),
                     "end it after its start" if ctx.version == "2" else
-                    "start the next phase at least one day after this one")
+                    "start the next phase at least one day after this one", accepted=True)
         else:
             _closed_phase(ctx, platform, phase.where, phase.source, "max_submissions", "max_submissions_per_day")
     _ordering_column(ctx, platform)
@@ -570,13 +586,18 @@ _IMAGE_SIGNATURES = ((b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR", 0), (b"\xff\xd8\
                      (b"BM", 0), (b"WEBP", 8))
 
 
+def is_image(head):
+    """Whether the file beginning with ``head`` (32 bytes) is an image Codabench's logo field opens."""
+    return any(head[offset:offset + len(magic)] == magic for magic, offset in _IMAGE_SIGNATURES)
+
+
 def logo_image(ctx, platform):
     name = ctx.spec.get("image")
     if not isinstance(name, str) or name not in ctx.names:
         return  # a missing logo is reported with the other files
     with ctx.zip.open(name) as handle:
         head = handle.read(32)
-    if not any(head[offset:offset + len(magic)] == magic for magic, offset in _IMAGE_SIGNATURES):
+    if not is_image(head):
         ctx.add("error", platform, "files", "image", "%s is not an image Codabench can open ('logo: Please upload a"
                 " valid image.')" % name, "use a PNG, JPEG or GIF logo")
 
@@ -710,7 +731,7 @@ def sample_replays(ctx, platform):
 CHECKS = [
     ("v1-files", "1", PLATFORMS, v1_files),
     ("v1-phase-numbers", "1", ("codalab",), v1_phase_numbers),
-    ("v1-phase-order", "1", PLATFORMS, v1_phase_order),
+    ("v1-phase-order", "1", ("codalab",), v1_phase_order),
     ("v1-leaderboard", "1", PLATFORMS, v1_leaderboard),
     ("v1-codabench-import", "1", ("codabench",), v1_codabench_import),
     ("v1-codabench-names", "1", ("codabench",), v1_codabench_names),
@@ -836,6 +857,11 @@ def format_findings(path, version, findings):
             lines.append("          what to change: %s" % f.fix)
     lines.append("OK: nothing to change" if not failing else "%d finding(s) to fix" % len(failing))
     return "\n".join(lines)
+
+
+def imports(findings, platform="codabench"):
+    """Whether the platform's import accepts the bundle: no error but those it accepts (see Finding)."""
+    return not any(f.severity == "error" and f.platform == platform and not f.accepted for f in findings)
 
 
 def passed(findings):
