@@ -186,6 +186,10 @@ def replay_main(argv):
         print(json.dumps(report, sort_keys=True))
     else:
         print(replay.format_report(report))
+    if args.submission and os.path.isfile(args.submission) and not zipfile.is_zipfile(args.submission):
+        print("replay: %s is not a zip file (%d bytes), so the worker fails it before the scoring program runs: "
+              "zip the prediction files themselves" % (args.submission, os.path.getsize(args.submission)),
+              file=sys.stderr)
     return 0 if report["status"] == "Finished" else 1
 
 

@@ -94,14 +94,13 @@ def _abbreviation(text):
 def _titles(entries, report):
     """Unique titles of at most 36 characters for [(key, label, prefixes)]: the label after its group's and
     leaderboard's labels, prefixes abbreviated when too long, the key when nothing else is unique."""
+    # a prefix too long for one of its columns is abbreviated for all of them, so a group reads alike
+    crowded = set(tuple(prefixes) for _, label, prefixes in entries
+                  if len(SEPARATOR.join(prefixes + [label])) > MAX_COLUMN_TEXT)
     titles = []
     for key, label, prefixes in entries:
-        title = SEPARATOR.join(prefixes + [label])
-        if len(title) > MAX_COLUMN_TEXT:
-            title = SEPARATOR.join([_abbreviation(p) for p in prefixes] + [label])
-        if len(title) > MAX_COLUMN_TEXT:
-            title = title[:MAX_COLUMN_TEXT].rstrip()
-        titles.append(title)
+        parts = [_abbreviation(p) for p in prefixes] if tuple(prefixes) in crowded else list(prefixes)
+        titles.append(SEPARATOR.join(parts + [label])[:MAX_COLUMN_TEXT].rstrip())
     seen = {}
     for i, title in enumerate(titles):
         seen.setdefault(title.lower(), []).append(i)
