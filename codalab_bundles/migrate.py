@@ -620,12 +620,9 @@ def _programs(old, ordered, report, wrap):
         if folder:
             report.add(CHANGE, where, "its files are in the folder %s/: CodaLab moved them up, Codabench does not,"
                        " so they are put at the zip root" % folder)
-        meta_name, meta = program_check.metadata(entries)
+        _, meta = program_check.metadata(entries)
         command = (meta or {}).get("command")
-        if meta_name is None:
-            report.add(MANUAL, where, "no metadata file: Codabench cannot run it ('Program command is not "
-                       "specified.')", UNSCORED)
-        elif isinstance(command, list):
+        if isinstance(command, list):  # a missing metadata file is validate's finding on the new bundle
             report.add(MANUAL, where, "its metadata has a list of commands: Codabench runs one command string",
                        UNSCORED)
         if wrap and isinstance(command, str):

@@ -677,8 +677,10 @@ def check_program(ctx, platform, name, where):
 
 def programs(ctx, platform):
     if ctx.version == "2":
+        seen = set()
         for i, task in enumerate(ctx.spec.get("tasks") or []):
-            if isinstance(task, dict):
+            if isinstance(task, dict) and task.get("scoring_program") not in seen:
+                seen.add(task.get("scoring_program"))
                 check_program(ctx, platform, task.get("scoring_program"), "tasks.%d.scoring_program" % i)
     else:
         seen = set()
