@@ -336,6 +336,11 @@ def _schedule(old, ordered, report):
         if field and not phase.get("auto_migration") and len(dropped) + 1 < len(ordered):
             dropped.append((key, phase, field))
             continue
+        if dropped and dropped[-1][0] == ordered[i - 1][0] and phase.get("auto_migration"):
+            # CodaLab migrated into this phase what the closed phase before it held: nothing
+            phase = dict((k, v) for k, v in phase.items() if k != "auto_migration")
+            report.add(CHANGE, "phases.%s.auto_migration" % key, "not written: on CodaLab it brought the submissions "
+                       "of the closed phase before (none); on Codabench it would bring those of the phase before that")
         kept.append((i, key, phase, start, field))
     spans = []
     for position, (i, key, phase, start, field) in enumerate(kept):
@@ -362,9 +367,12 @@ def _schedule(old, ordered, report):
     for (key, phase, start, _), (_, _, _, _, field) in zip(spans, kept):
         if field:
             report.add(CHANGE, "phases.%s" % key, "phase %s (%s) has %s: 0, so CodaLab refused every submission to "
-                       "it but filled it by auto-migration; Codabench reads 0 as no limit, so the phase ends when it "
-                       "starts (%s): it takes no submission of its own, and still receives the migrated ones"
-                       % (phase["phasenumber"], phase.get("label"), field, _when(start)))
+                       "it%s; Codabench reads 0 as no limit, so the phase ends when it starts (%s): it takes no "
+                       "submission of its own%s" % (
+                           phase["phasenumber"], phase.get("label"), field,
+                           " but filled it by auto-migration" if phase.get("auto_migration") else "",
+                           _when(start), ", and still receives the migrated ones" if phase.get("auto_migration") else
+                           " (it is kept: every phase of the bundle is closed)"))
     return spans
 
 

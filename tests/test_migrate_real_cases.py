@@ -387,3 +387,14 @@ def test_batch_migration_writes_a_bundle_and_report_each_and_a_summary(tmp_path)
 def test_output_names_fit_codabenchs_64_characters(tmp_path):
     source = tmp_path / ("a-very-long-name-for-an-old-codalab-competition-bundle-2019" + ".zip")
     assert len(migrate.default_output(source).rsplit("/", 1)[-1]) == 64
+
+
+def test_auto_migration_after_a_closed_phase_is_not_written(tmp_path):
+    path = bundle(tmp_path, [phase(1, "Dev", "2024-01-01 00:00:00"),
+                             phase(2, "Ceasefire", "2024-02-01 00:00:00", "max_submissions: 0"),
+                             phase(3, "Test", "2024-02-10 00:00:00", "auto_migration: true")])
+    spec, report, target = run(path, tmp_path)
+    assert [p["name"] for p in spec["phases"]] == ["Dev", "Test"]
+    assert "auto_migrate_to_this_phase" not in spec["phases"][1]
+    assert [m for m in messages(report, migrate.CHANGE) if m.startswith("phases.3.auto_migration: not written")]
+    no_errors(target)
