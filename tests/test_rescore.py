@@ -40,7 +40,7 @@ def submissions(tmp_path):
 
 def test_rescore_ranks_by_the_ranking_column(wrapped_bundle, submissions, tmp_path):
     columns, ranking, rows = rescore.rescore(wrapped_bundle, submissions, jobs=2)
-    assert [c.key for c in columns] == ["avg", "acc", "f1", "seconds"]
+    assert [c.key for c in columns] == ["acc", "f1", "avg", "seconds"]  # CodaLab's order: group A, then avg
     assert (ranking.key, ranking.sorting) == ("avg", "desc")
     # avg is Codabench's mean of acc and f1 (f1 is always 0.5 from this program)
     assert [(r["rank"], r["submission"], r["status"], r["scores"].get("avg")) for r in rows] == [
@@ -51,12 +51,12 @@ def test_rescore_ranks_by_the_ranking_column(wrapped_bundle, submissions, tmp_pa
     assert rows[3]["error"].endswith("answers.txt'")
     page = rescore.write(tmp_path / "board.csv", "Old task", columns, ranking, rows)
     table = list(csv.reader(io.StringIO((tmp_path / "board.csv").read_text())))
-    assert table[0] == ["rank", "submission", "status", "avg", "acc", "f1", "seconds", "error"]
-    assert table[1] == ["1", "good.zip", "Finished", "0.75", "1.0", "0.5", "1.25", ""]
+    assert table[0] == ["rank", "submission", "status", "acc", "f1", "avg", "seconds", "error"]
+    assert table[1] == ["1", "good.zip", "Finished", "1.0", "0.5", "0.75", "1.25", ""]
     assert table[4][:7] == ["", "broken.zip", "Failed", "", "", "", ""]
     text = open(page).read()
     assert text.index("good.zip") < text.index("sample.zip") < text.index("unzipped/") < text.index("broken.zip")
-    assert "<td>0.75</td><td>1.0000</td><td>0.500</td><td>1.25</td>" in text  # each column's precision
+    assert "<td>1.0000</td><td>0.500</td><td>0.75</td><td>1.25</td>" in text  # each column's precision
     assert "Ranked by Avg rank (higher is better)" in text
 
 
