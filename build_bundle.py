@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Build, validate and replay competition bundles; start a task; move a CodaLab competition to Codabench.
 
-Run ``python3 build_bundle.py --help``, or a subcommand's ``--help`` (replay, validate, new, migrate, rescore);
-the commands are described in codalab_bundles/cli.py and the README. The same commands are installed as
-``codalab-bundles`` by ``python3 -m pip install -e .``.
+This repository is the competition folder of the five seeded tasks: ``python3 build_bundle.py`` builds them all
+into dist/, and ``python3 build_bundle.py COMMAND`` runs the same commands as the installed ``codalab-bundles``
+(new, build, validate, replay, migrate, rescore; each with --help), with this folder as the competition folder.
 """
+import os
 import sys
 
 from codalab_bundles.cli import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(command="python3 build_bundle.py", folder=os.path.dirname(os.path.abspath(__file__)),
+                  default_command="build"))

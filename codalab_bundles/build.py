@@ -11,16 +11,16 @@ from pathlib import Path
 import jinja2
 import yaml
 
-from . import codabench_model, loading, pack, render
-from .taskdef import ROOT, SCORING_PROGRAMS
+from . import codabench_model, loading, pack, render, resources
+from .taskdef import ROOT
 
-COMMON = SCORING_PROGRAMS / "common"
+COMMON = resources.COMMON
 GOLD_PUBLIC_MARKER = "gold_is_public.txt"  # read by scoring_runtime.gold_is_public
 GOLD_PUBLIC_TEXT = b"The gold of this split is public: detailed results may show gold items.\n"
 METADATA = "command: python3 $program/evaluate.py $input $output\n"
 # Kept out of the built program: tests, and the score keys it declares for the build (the program knows its keys).
 _PROGRAM_SKIP = re.compile(r"(^|/)(tests?|__pycache__)(/|$)|\.pyc$|^score_keys\.txt$")
-GENERIC = SCORING_PROGRAMS / "generic"  # the generic scoring programs, configured by a task's scoring.json
+GENERIC = resources.GENERIC  # the generic scoring programs, configured by a task's scoring.json
 
 
 class BuildError(Exception):
@@ -85,7 +85,7 @@ def split_seed(task, split):
 
 def _split_context(task, split):
     return types.SimpleNamespace(task=task.name, split=split, reference_dir=task.split_dirs[split],
-                                 seed=split_seed(task, split))
+                                 program_dir=task.scoring_program, seed=split_seed(task, split))
 
 
 def _hook_failed(ctx, what, exc):
@@ -218,4 +218,4 @@ def build_task(task, dist):
     return Built(*paths)
 
 
-DIST = ROOT / "dist"
+DIST = ROOT / "dist"  # this repository's; a competition folder's bundles go to its own dist/

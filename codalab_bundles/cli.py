@@ -1,34 +1,39 @@
-"""The command line: build competition bundles, replay a bundle's scoring step as the platform's worker would,
-validate any bundle, start a new task, and move an old CodaLab competition to Codabench.
+"""The command line: start a competition, build its bundles, validate any bundle, replay a bundle's scoring step as
+the platform's worker would, move an old CodaLab competition to Codabench, and rescore past submissions.
 
-``python3 build_bundle.py ...`` (the entry the project layout requires) and the ``codalab-bundles`` console command
-(``pip install -e .``) both run ``main``.
+``codalab-bundles COMMAND ...`` (installed by ``pip install``) works on a competition folder (bundles/,
+scoring_programs/, reference_data/; the current folder unless told otherwise). ``python3 build_bundle.py ...`` is
+the same tool for this repository, the competition folder of the five seeded tasks; without a command it builds
+them all.
 
-  python build_bundle.py [--task TASK]... [--reference [TASK:]SPLIT=DIR]... [--dist DIR] [--no-check]
-      Build dist/<task>.zip (Codabench) and dist/<task>-v1.5.zip (CodaLab v1.5) for every task in bundles/ (or
+  codalab-bundles new NAME --kind classification|multilabel|spans|ranking [--gold-dir DIR] [--dir FOLDER]
+      Write a complete task of your own (task.yaml, pages rendered from it, logo, sample data or your gold split
+      into phases, starting kit with a baseline, metric card), scored by a generic program configured by data.
+  codalab-bundles build [FOLDER] [--task TASK]... [--reference [TASK:]SPLIT=DIR]... [--dist DIR] [--no-check]
+      Build FOLDER/dist/<task>.zip (Codabench) and <task>-v1.5.zip (CodaLab v1.5) for every task of the folder (or
       the ones named), print the phase dates Codabench stores from each, then replay each split's starting-kit
       sample submission as a check.
-  python build_bundle.py replay BUNDLE.zip [SUBMISSION.zip] [--phase N] [--platform codabench|codalab] [--json]
+  codalab-bundles validate BUNDLE.zip... [--platform codabench|codalab|both]
+      Check any bundle against what Codabench (default) and CodaLab v1.5 accept.
+  codalab-bundles replay BUNDLE.zip [SUBMISSION.zip] [--phase N] [--platform codabench|codalab] [--json]
                                 [--docker [--image IMAGE] [--network]]
       Replay the scoring step of phase N (default: the first) on SUBMISSION.zip (default: the phase's
       starting-kit sample submission) and report status, scores, unmatched keys and the participant's stderr.
-  python build_bundle.py validate BUNDLE.zip... [--platform codabench|codalab|both]
-      Check any bundle against what Codabench (default) and CodaLab v1.5 accept; exit 1 when something must change.
-  python build_bundle.py new NAME --kind classification|multilabel|spans|ranking [--gold-dir DIR] [--title T]
-      Write a complete task of your own (task.yaml, pages rendered from it, logo, sample data or your gold split
-      into phases, starting kit with a baseline, metric card), scored by a generic program configured by data.
-  python build_bundle.py migrate OLD.zip [-o NEW.zip] [--wrap-scores] [--submission SUB.zip] [--json]
-  python build_bundle.py migrate OLD1.zip OLD2.zip ... --out DIR
+  codalab-bundles migrate OLD.zip [-o NEW.zip] [--wrap-scores] [--submission SUB.zip] [--json]
+  codalab-bundles migrate OLD1.zip OLD2.zip ... --out DIR
       Turn a CodaLab v1.5 bundle or dump into a Codabench bundle that keeps its meaning (dates, ends, limits,
       registration, ranking), and report every change, loss and manual step left; check the scoring program
       (Python 3 syntax, a replay under the Codabench worker). --wrap-scores runs the unchanged program through a
       wrapper that writes scores.json with CodaLab's rules and removes an output/metadata it writes.
       Several bundles at once with --out DIR: one bundle and report each, a summary table and summary.csv.
-      Exit 0: ready to upload and score; 1: manual steps are listed; 2: the input cannot be migrated.
-  python build_bundle.py rescore BUNDLE.zip SUBMISSION... [--phase N] [--jobs J] [-o leaderboard.csv]
+  codalab-bundles rescore BUNDLE.zip SUBMISSION... [--phase N] [--jobs J] [-o leaderboard.csv]
       Score past submissions (zips, folders of zips, or unzipped folders) through the bundle's program as the
       Codabench worker would, J at a time, and write the leaderboard as CSV and HTML (beside it), ranked by the
       leaderboard's ranking column, with each submission's status and error.
+
+Exit statuses (EXIT_STATUSES below, printed by --help): 0 done (built, valid, Finished, ready to upload); 1 done,
+with something for you to fix (a task not built, findings, a failed submission, manual steps); 2 the command could
+not run (bad arguments, an input that cannot be read).
 """
 import argparse
 import csv
@@ -36,8 +41,14 @@ import json
 import os
 import sys
 import zipfile
+from pathlib import Path
 
-from . import build, migrate, migration_report, new_task, replay, rescore, safe_zip, taskdef, validate
+from . import __version__, build, migrate, migration_report, new_task, replay, rescore, safe_zip, taskdef, validate
+
+COMMAND = "codalab-bundles"  # how the user called the tool, for help and messages; set by main()
+EXIT_STATUSES = ("exit status: 0 done (built, valid, Finished, ready to upload); 1 done, with something "
+                 "for you to fix (a task not built, findings, a failed submission, manual steps); 2 the "
+                 "command could not run (bad arguments, an input that cannot be read)")
 
 
 def _parse_references(values, tasks):
@@ -57,39 +68,67 @@ def _parse_references(values, tasks):
     return overrides
 
 
-def build_main(argv):
+def build_main(argv, folder=None):
+    """``build``; ``folder`` is the competition folder used when none is given (None: the current folder)."""
     parser = argparse.ArgumentParser(
-        prog="build_bundle.py", description="Build the Codabench and CodaLab v1.5 bundles of the tasks in bundles/.",
-        epilog="Other commands (each with --help): replay, validate, new, migrate, rescore.")
+        prog="%s build" % COMMAND, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Build the Codabench and CodaLab v1.5 bundles of the tasks of a competition folder (its "
+                    "bundles/, scoring_programs/ and reference_data/) into its dist/.",
+        epilog="example:\n  %s build                          # every task of the current folder\n"
+               "  %s build my-competition --task sentiment --reference test=final-gold/\n\n%s"
+               % (COMMAND, COMMAND, EXIT_STATUSES))
+    parser.add_argument("folder", nargs="?", default=None if folder is None else str(folder),
+                        help="the competition folder (default: %s)" % ("the current folder" if folder is None
+                                                                        else folder))
     parser.add_argument("--task", action="append", help="build only this task (repeatable)")
     parser.add_argument("--reference", action="append", default=[], metavar="[TASK:]SPLIT=DIR",
                         help="use the gold data in DIR for SPLIT instead of reference_data/<task>/<split>")
-    parser.add_argument("--dist", default=str(build.DIST), help="output folder (default: dist/)")
+    parser.add_argument("--dist", help="output folder (default: the competition folder's dist/)")
     parser.add_argument("--no-check", action="store_true", help="do not replay the sample submissions")
     args = parser.parse_args(argv)
-    names = args.task or taskdef.task_names()
-    unknown = sorted(set(names) - set(taskdef.task_names()))
+    root = Path(args.folder or ".").resolve()
+    bundles = root / "bundles"
+    have = taskdef.task_names(bundles)
+    if not have:
+        parser.error("%s holds no task (no bundles/<task>/task.yaml): start one with '%s new NAME --kind KIND'"
+                     % (root, COMMAND))
+    names = args.task or have
+    unknown = sorted(set(names) - set(have))
     if unknown:
-        raise SystemExit("no task definition for %s (have: %s)" % (", ".join(unknown), ", ".join(taskdef.task_names())))
+        parser.error("no task definition for %s in %s (have: %s)" % (", ".join(unknown), root, ", ".join(have)))
     overrides = _parse_references(args.reference, names)
+    dist = Path(args.dist) if args.dist else root / "dist"
     failures = 0
     for name in names:
         try:
-            task = taskdef.load_task(name, overrides.get(name))
+            task = taskdef.load_task(name, overrides.get(name), bundles_dir=bundles)
             unused = sorted(set(overrides.get(name, {})) - set(task.splits))
             if unused:
                 raise taskdef.TaskDefinitionError("--reference names splits no phase of %s uses: %s (splits: %s)"
                                                   % (name, ", ".join(unused), ", ".join(task.splits)))
-            built = build.build_task(task, args.dist)
+            built = build.build_task(task, dist)
         except (taskdef.TaskDefinitionError, build.BuildError) as exc:
             print("%s: not built: %s" % (name, exc), file=sys.stderr)
             failures += 1
             continue
-        print("built %s (Codabench) and %s (CodaLab v1.5)" % (built.codabench, built.codalab))
+        print("built %s (Codabench) and %s (CodaLab v1.5)" % (_shown(built.codabench), _shown(built.codalab)))
         _print_schedules(task, built)
-        if not args.no_check:
-            failures += _check_samples(task, built)
+        if not args.no_check and _check_samples(task, built):
+            for path in built:  # a bundle whose own sample fails is not finished: leave nothing that looks it
+                os.remove(str(path))
+            print("%s: not built: a starting kit's sample submission fails (above); %s and %s removed"
+                  % (name, _shown(built.codabench), _shown(built.codalab)), file=sys.stderr)
+            failures += 1
+    if len(names) > 1:
+        print("%d built, %d failed" % (len(names) - failures, failures))
     return 1 if failures else 0
+
+
+def _shown(path):
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def _when(value):
@@ -155,7 +194,7 @@ def _limits(parser, args):
 
 
 def replay_main(argv):
-    parser = argparse.ArgumentParser(prog="build_bundle.py replay",
+    parser = argparse.ArgumentParser(prog="%s replay" % COMMAND,
                                      description="Replay a bundle's scoring step as the platform's worker would.")
     parser.add_argument("bundle", help="a competition bundle zip (e.g. dist/toxic-spans.zip)")
     parser.add_argument("submission", nargs="?", help="a submission zip (default: the starting kit's sample)")
@@ -171,7 +210,7 @@ def replay_main(argv):
     parser.add_argument("--network", action="store_true",
                         help="with --docker: leave the container's network on, as the real workers do")
     _add_limit_options(parser)
-    args = parser.parse_args(argv)
+    args = parser.parse_intermixed_args(argv)  # the submission may come after the options
     limits = _limits(parser, args)
     if (args.image or args.network) and not args.docker:
         parser.error("--image and --network go with --docker")
@@ -194,7 +233,7 @@ def replay_main(argv):
 
 
 def validate_main(argv):
-    parser = argparse.ArgumentParser(prog="build_bundle.py validate",
+    parser = argparse.ArgumentParser(prog="%s validate" % COMMAND,
                                      description="Check a competition bundle before uploading it.")
     parser.add_argument("bundle", nargs="+", help="competition bundle zip(s), ours or anyone's")
     parser.add_argument("--platform", choices=("codalab", "codabench", "both"),
@@ -221,7 +260,7 @@ def validate_main(argv):
 
 
 def migrate_main(argv):
-    parser = argparse.ArgumentParser(prog="build_bundle.py migrate",
+    parser = argparse.ArgumentParser(prog="%s migrate" % COMMAND,
                                      description="Turn CodaLab v1.5 bundles or dumps into Codabench bundles, and "
                                      "report every change, loss and manual step left.",
                                      epilog="Exit status: 0 ready to upload and score; 1 the organizer must do "
@@ -251,7 +290,7 @@ def migrate_main(argv):
         except (migrate.MigrationError, OSError) as exc:
             print("migrate: %s" % exc, file=sys.stderr)
             return 2
-        print(json.dumps(report.as_dict(), sort_keys=True) if args.json else migrate.format_report(report))
+        print(json.dumps(report.as_dict(), sort_keys=True) if args.json else migrate.format_report(report, COMMAND))
         return report.exit_status
     return _migrate_into(args, options)
 
@@ -263,7 +302,7 @@ def _migrate_into(args, options):
     for source, target, report, error in done:
         stem = target[:-len(".zip")]
         with open(stem + ".report.txt", "w", encoding="utf-8") as handle:
-            handle.write((migrate.format_report(report) if report else "migrate %s: %s" % (source, error)) + "\n")
+            handle.write((migrate.format_report(report, COMMAND) if report else "migrate %s: %s" % (source, error)) + "\n")
         with open(stem + ".report.json", "w", encoding="utf-8") as handle:
             json.dump(report.as_dict() if report else {"source": source, "error": error, "exit_status": 2}, handle,
                       sort_keys=True, indent=1)
@@ -282,7 +321,7 @@ def _migrate_into(args, options):
 
 
 def rescore_main(argv):
-    parser = argparse.ArgumentParser(prog="build_bundle.py rescore",
+    parser = argparse.ArgumentParser(prog="%s rescore" % COMMAND,
                                      description="Score past submissions through a bundle's program as the Codabench "
                                      "worker would, and write the leaderboard (CSV and HTML).")
     parser.add_argument("bundle", help="the competition bundle (e.g. the migrated one)")
@@ -311,19 +350,46 @@ def rescore_main(argv):
     return 1 if failed else 0
 
 
-def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] == "new":
-        return new_task.new_main(argv[1:])
-    if argv and argv[0] == "rescore":
-        return rescore_main(argv[1:])
-    if argv and argv[0] == "migrate":
-        return migrate_main(argv[1:])
-    if argv and argv[0] == "replay":
-        return replay_main(argv[1:])
-    if argv and argv[0] == "validate":
-        return validate_main(argv[1:])
-    if argv and argv[0] == "build":
-        argv = argv[1:]
-    return build_main(argv)
+COMMANDS = (("new", "start a task of your own in a competition folder (a generic scorer: no code)"),
+            ("build", "build a competition folder's bundles into its dist/"),
+            ("validate", "check any bundle against what Codabench (and CodaLab v1.5) accept"),
+            ("replay", "run a bundle's scoring step on a submission as the platform's worker does"),
+            ("migrate", "turn old CodaLab bundles into Codabench bundles that keep their meaning"),
+            ("rescore", "score past submissions through a bundle and write the leaderboard"))
 
+
+def _top_parser():
+    parser = argparse.ArgumentParser(
+        prog=COMMAND, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Competition bundles for Codabench (and CodaLab v1.5): start, build, validate, replay, migrate "
+                    "and rescore.",
+        epilog="commands (each with --help and an example):\n%s\n\nexample:\n  %s new sentiment --kind "
+               "classification --gold-dir my-gold/\n  %s build && %s validate dist/sentiment.zip && %s replay "
+               "dist/sentiment.zip\n\n%s" % (
+                   "\n".join("  %-9s %s" % c for c in COMMANDS), COMMAND, COMMAND, COMMAND, COMMAND, EXIT_STATUSES))
+    parser.add_argument("--version", action="version", version="%s %s" % (COMMAND.split()[-1], __version__))
+    return parser
+
+
+
+
+def main(argv=None, command="codalab-bundles", folder=None, default_command=None):
+    """Run a command. ``command`` is how the user called the tool (for help and messages); ``folder`` the
+    competition folder that ``new`` and ``build`` use unless told another (None: the current folder);
+    ``default_command`` what runs when no command is given (None: print the help)."""
+    global COMMAND
+    COMMAND = command
+    argv = sys.argv[1:] if argv is None else list(argv)
+    mains = {"new": lambda a: new_task.new_main(a, command, folder), "build": lambda a: build_main(a, folder),
+             "validate": validate_main, "replay": replay_main, "migrate": migrate_main, "rescore": rescore_main}
+    if argv and argv[0] in mains:
+        return mains[argv[0]](argv[1:])
+    if default_command and (not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):
+        return mains[default_command](argv)
+    parser = _top_parser()
+    if not argv:
+        parser.print_help()
+        return 0
+    if argv[0].startswith("-"):
+        parser.parse_args(argv)  # --help, --version; anything else is an error
+    parser.error("unknown command %r: choose one of %s" % (argv[0], ", ".join(name for name, _ in COMMANDS)))

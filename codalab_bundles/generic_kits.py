@@ -17,8 +17,8 @@ from pathlib import Path
 
 import jinja2
 
-from . import loading
-from .taskdef import REFERENCE_DATA, SCORING_PROGRAMS
+from . import loading, resources
+from .taskdef import ROOT
 
 KINDS = ("classification", "multilabel", "spans", "ranking")
 KITS = Path(__file__).resolve().parent / "templates" / "kits"
@@ -31,12 +31,12 @@ SPLIT_SIZES = {"dev": 30, "test": 60}
 def generic_config():
     """scoring_programs/generic/generic_config.py: kinds, keys, defaults and checks (no side effects); imported
     once, though every page of a generic task and every derive hook asks for it."""
-    return loading.load_file(SCORING_PROGRAMS / "generic" / "generic_config.py", "generic_config_for_builder")
+    return loading.load_file(resources.GENERIC / "generic_config.py", "generic_config_for_builder")
 
 
-def program_config(task):
-    """The task's scoring.json with every default filled in."""
-    path = SCORING_PROGRAMS / task / "scoring.json"
+def program_config(program_dir):
+    """The scoring.json of the task's program folder (scoring_programs/<task>/) with every default filled in."""
+    path = Path(program_dir) / "scoring.json"
     return generic_config().with_defaults(json.loads(path.read_text(encoding="utf-8")))
 
 
@@ -86,7 +86,7 @@ def _gold_path(reference_dir, program):
 
 
 def public_data(ctx):
-    program = program_config(ctx.task)
+    program = program_config(ctx.program_dir)
     kind = program["kind"]
     gold = _gold_path(ctx.reference_dir, program)
     out = Path(ctx.out_dir) / PUBLIC_NAMES[kind]
@@ -115,7 +115,7 @@ def public_data(ctx):
 
 
 def starting_kit(ctx):
-    program = program_config(ctx.task)
+    program = program_config(ctx.program_dir)
     kind = program["kind"]
     title = program.get("title") or ctx.task
     label = None
@@ -180,9 +180,10 @@ def sample_seed(task, split):
     return zlib.crc32(("sample/%s/%s" % (task, split)).encode("utf-8"))
 
 
-def write_sample_data(task, kind, out=None):
-    """Write the sample gold of every split into out/<split>/ (default reference_data/<task>/)."""
-    out = Path(out) if out else REFERENCE_DATA / task
+def write_sample_data(task, kind, out=None, root=ROOT):
+    """Write the sample gold of every split into out/<split>/ (default: the competition folder's
+    reference_data/<task>/)."""
+    out = Path(out) if out else Path(root) / "reference_data" / task
     written = []
     for split in SPLIT_SIZES:
         folder = out / split
@@ -193,12 +194,13 @@ def write_sample_data(task, kind, out=None):
     return written
 
 
-def sample_data_main(task, argv):
+def sample_data_main(task, argv, root=ROOT):
+    """The sample-data generator of a generic task in the competition folder ``root``."""
     parser = argparse.ArgumentParser(description="Write %s's sample gold into reference_data/%s/." % (task, task))
     parser.add_argument("--out", help="another folder (default: reference_data/%s)" % task)
     args = parser.parse_args(argv)
-    kind = program_config(task)["kind"]
-    for path in write_sample_data(task, kind, args.out):
+    kind = program_config(Path(root) / "scoring_programs" / task)["kind"]
+    for path in write_sample_data(task, kind, args.out, root):
         print(path)
     return 0
 

@@ -8,8 +8,10 @@ import re
 import sys
 from pathlib import Path
 
+from . import resources
+
 ROOT = Path(__file__).resolve().parents[1]
-COMMON = ROOT / "scoring_programs" / "common"
+COMMON = resources.COMMON
 
 
 def load_file(path, name=None):

@@ -16,8 +16,8 @@ import zipfile
 import yaml
 from dateutil import parser as date_parser
 
-from . import (codabench_model, loading, migrate_leaderboard, pack, program_check, replay, safe_zip, v2_writer,
-               validate)
+from . import (codabench_model, loading, migrate_leaderboard, pack, program_check, replay, resources, safe_zip,
+               v2_writer, validate)
 from .migration_report import (CHANGE, CONTENT, INCOMPLETE, LOSS, MANUAL, NOTE, REFUSED, UNSCORED,  # noqa: F401
                                Report, format_report)
 
@@ -226,7 +226,7 @@ def _logo(old, report):
     why = ("no logo" if not name else "%s is not in the bundle" % name if data is None else
            "%s is not an image Codabench can open (PNG, JPEG, GIF)" % name)
     stand_in = "logo_codabench.png"
-    maker = loading.load_file(loading.ROOT / "tools" / "make_logo.py", "make_logo_for_migrate")
+    maker = loading.load_file(resources.MAKE_LOGO, "make_logo_for_migrate")
     report.add(MANUAL, "image", "%s, and Codabench requires one: a stand-in logo %s is written; replace it with the "
                "competition's own" % (why, stand_in), CONTENT)
     return stand_in, {stand_in: maker.logo_png(str(old.spec.get("title") or "competition"))}

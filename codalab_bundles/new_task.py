@@ -1,8 +1,10 @@
-"""``build_bundle.py new NAME --kind KIND``: a complete task that builds, validates and replays at once.
+"""``new NAME --kind KIND [--dir FOLDER]``: a complete task that builds, validates and replays at once.
 
-Writes bundles/NAME/ (task.yaml, pages rendered from it at build time, logo, derive hooks, sample-data generator),
+Writes, in a competition folder (by default the current one; this repository for ``build_bundle.py``),
+bundles/NAME/ (task.yaml, pages rendered from it at build time, logo, derive hooks, sample-data generator),
 scoring_programs/NAME/ (metadata, scoring.json, metric card: the generic scoring program, no code) and
-reference_data/NAME/<split>/ (sample gold, or the organizer's gold split into phases).
+reference_data/NAME/<split>/ (sample gold, or the organizer's gold split into phases), and the folder's README.md
+(what to edit, how to build) when it has none.
 """
 import datetime
 import json
@@ -11,9 +13,9 @@ from pathlib import Path
 
 import jinja2
 
-from . import build, generic_kits, loading
+from . import build, generic_kits, loading, resources
 from .render import yaml_quote
-from .taskdef import BUNDLES, REFERENCE_DATA, ROOT, SCORING_PROGRAMS, task_names
+from .taskdef import ROOT, task_names
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "new"
 NAME_RE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
@@ -103,18 +105,18 @@ def _example(kind):
     return prose, json.dumps(example, indent=1, sort_keys=True)
 
 
-def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=ROOT):
-    """Write the task's files under ``root``; returns the paths written. Raises NewTaskError."""
+def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=ROOT, command="codalab-bundles"):
+    """Write the task's files in the competition folder ``root``; returns the paths written. ``command`` is how
+    the user calls the tool (for the folder's README). Raises NewTaskError."""
     if not NAME_RE.match(name or ""):
         raise NewTaskError("the task name %r must be lower-case letters and digits, words joined by '-' "
                            "(e.g. sentiment or hotel-reviews): it names folders and bundle files" % name)
     if kind not in generic_kits.KINDS:
         raise NewTaskError("--kind is one of %s" % ", ".join(generic_kits.KINDS))
     root = Path(root)
-    folders = (root / BUNDLES.relative_to(ROOT) / name, root / SCORING_PROGRAMS.relative_to(ROOT) / name,
-               root / REFERENCE_DATA.relative_to(ROOT) / name)
+    folders = (root / "bundles" / name, root / "scoring_programs" / name, root / "reference_data" / name)
     taken = [str(f.relative_to(root)) for f in folders if f.exists()]
-    if taken or name in task_names() and root == ROOT or name in ("common", "generic"):
+    if taken or name in task_names(root / "bundles") or name in ("common", "generic"):
         raise NewTaskError("%s already exists: choose another name" % (", ".join(taken) or name))
     config_module = generic_kits.generic_config()
     keys = list(keys or DEFAULT_KEYS[kind])
@@ -149,7 +151,7 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
         dev_start=dev_start, test_start=test_start, end_date=test_start + datetime.timedelta(weeks=2, seconds=-1)))
     for page in ("overview", "evaluation", "data", "terms"):
         write(bundle / "pages" / ("%s.html.j2" % page), (TEMPLATES / "pages" / ("%s.html.j2" % page)).read_bytes())
-    logo = loading.load_file(root / "tools" / "make_logo.py", "make_logo_for_new")
+    logo = loading.load_file(resources.MAKE_LOGO, "make_logo_for_new")
     write(bundle / "logo.png", logo.logo_png(name))
     write(bundle / "derive.py", env.get_template("derive.py.j2").render(name=name, kind=kind))
     write(program_dir / "metadata", build.METADATA)
@@ -161,40 +163,58 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
         example_json=example))
     if layout is None:
         write(bundle / "sample_data.py", env.get_template("sample_data.py.j2").render(name=name, kind=kind))
-        written.extend(generic_kits.write_sample_data(name, kind, reference_dir))
+        written.extend(generic_kits.write_sample_data(name, kind, reference_dir, root))
     else:
         for split, files in sorted(layout.items()):
             for file_name, data in sorted(files.items()):
                 write(reference_dir / split / file_name, data)
+    if not (root / "README.md").exists():
+        write(root / "README.md", env.get_template("folder-README.md.j2").render(name=name, command=command))
     return written
 
 
-def new_main(argv):
+def new_main(argv, command="codalab-bundles", default_folder=None):
+    """``new``; ``default_folder`` is where the task goes without --dir (None: the current folder)."""
     import argparse
     import sys
-    parser = argparse.ArgumentParser(prog="build_bundle.py new", description=(
+    parser = argparse.ArgumentParser(prog="%s new" % command, description=(
         "Start a competition of your own: a complete task (task.yaml, pages, logo, sample or your gold, starting "
-        "kit, metric card) scored by a generic scoring program configured by data. It builds, validates and "
-        "replays at once; edit bundles/NAME/task.yaml and scoring_programs/NAME/scoring.json to adapt it."))
+        "kit, metric card) scored by a generic scoring program configured by data, in a competition folder. It "
+        "builds, validates and replays at once; edit bundles/NAME/task.yaml and scoring_programs/NAME/scoring.json "
+        "to adapt it."), formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="example:\n  %s new sentiment --kind classification --gold-dir my-gold/ --dir my-competition\n"
+               "  cd my-competition && %s build && %s validate dist/sentiment.zip" % (command, command, command))
     parser.add_argument("name", help="the task's name, e.g. sentiment (names its folders and dist/NAME.zip)")
     parser.add_argument("--kind", required=True, choices=generic_kits.KINDS,
                         help="classification (id,label CSV), multilabel (id,labels CSV), spans (character "
                              "offsets), ranking (multiple choice)")
     parser.add_argument("--gold-dir", help="your gold: dev/ and test/ folders, or one file split by id into "
                                            "development (about 20%%) and test (default: synthetic sample data)")
+    parser.add_argument("--dir", help="the competition folder to write into, created if need be (default: %s)"
+                        % ("the current folder" if default_folder is None else default_folder))
     parser.add_argument("--title", help="the competition's title (default: from the name)")
     parser.add_argument("--keys", help="score keys, comma-separated, the first ranking (default: %s)" % "; ".join(
         "%s: %s" % (k, ",".join(v)) for k, v in sorted(DEFAULT_KEYS.items())))
     args = parser.parse_args(argv)
     keys = [k.strip() for k in args.keys.split(",") if k.strip()] if args.keys else None
+    folder = Path(args.dir if args.dir else default_folder if default_folder is not None else ".").resolve()
     try:
-        written = create(args.name, args.kind, args.gold_dir, args.title, keys)
+        written = create(args.name, args.kind, args.gold_dir, args.title, keys, root=folder, command=command)
     except NewTaskError as exc:
         print("new: %s" % exc, file=sys.stderr)
         return 2
     for path in written:
-        print("wrote %s" % path.relative_to(ROOT))
-    print("next: python3 build_bundle.py --task %s && python3 build_bundle.py validate dist/%s.zip && "
-          "python3 build_bundle.py replay dist/%s.zip" % (args.name, args.name, args.name))
+        print("wrote %s" % _shown(path))
+    into = "" if folder == Path.cwd() else "cd %s && " % _shown(folder)
+    build_command = "%s build" % command if default_folder is None else "%s --task %s" % (command, args.name)
+    print("next: %s%s && %s validate dist/%s.zip && %s replay dist/%s.zip" % (
+        into, build_command, command, args.name, command, args.name))
     return 0
 
+
+def _shown(path):
+    """A path as short as it reads: relative to the current folder when inside it."""
+    try:
+        return str(Path(path).relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)

@@ -88,7 +88,7 @@ def _program(task):
     if not (task.scoring_program / "scoring.json").is_file():
         return None
     from . import generic_kits  # only generic tasks need the generic programs' configuration
-    return generic_kits.program_config(task.scoring_program.name)
+    return generic_kits.program_config(task.scoring_program)
 
 
 def page_files(task):

@@ -1,11 +1,14 @@
-"""Reading and checking a task definition (bundles/<task>/task.yaml); see bundles/README.md for the format."""
+"""Reading and checking a task definition (bundles/<task>/task.yaml); see bundles/README.md for the format.
+
+A competition folder holds bundles/<task>/ (the definition), scoring_programs/<task>/ and reference_data/<task>/;
+this repository is one (ROOT), and ``new --dir`` writes others anywhere. A task's paths are its folder's."""
 import datetime
 import re
 from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[1]  # this repository: the seeded tasks' competition folder
 BUNDLES = ROOT / "bundles"
 SCORING_PROGRAMS = ROOT / "scoring_programs"
 REFERENCE_DATA = ROOT / "reference_data"
@@ -61,6 +64,7 @@ class Task(object):
     def __init__(self, name, spec, folder, split_dirs):
         self.name = name
         self.folder = folder
+        self.root = folder.parent.parent  # the competition folder
         self.spec = spec
         self.title = spec["title"]
         self.description = spec.get("description", "")
@@ -74,7 +78,7 @@ class Task(object):
         self.show_detailed_results_in_leaderboard = bool(spec.get("show_detailed_results_in_leaderboard", True))
         self.pages = spec["pages"]
         self.logo = folder / spec.get("logo", "logo.png")
-        self.scoring_program = SCORING_PROGRAMS / spec.get("scoring_program", name)
+        self.scoring_program = self.root / "scoring_programs" / spec.get("scoring_program", name)
         self.phases = [Phase(i, p) for i, p in enumerate(spec["phases"], 1)]
         # Codabench needs explicit ends, each strictly before the next start; CodaLab ends a phase at the next start.
         for phase, following in zip(self.phases, self.phases[1:]):
@@ -116,17 +120,18 @@ def _check(condition, message):
         raise TaskDefinitionError(message)
 
 
-def task_names():
-    return sorted(p.parent.name for p in BUNDLES.glob("*/task.yaml"))
+def task_names(bundles_dir=BUNDLES):
+    return sorted(p.parent.name for p in Path(bundles_dir).glob("*/task.yaml"))
 
 
 def load_task(name, reference_overrides=None, bundles_dir=BUNDLES):
     """Load bundles/<name>/task.yaml; ``reference_overrides`` maps split names to gold folders."""
-    folder = Path(bundles_dir) / name
+    folder = Path(bundles_dir).resolve() / name
+    root = folder.parent.parent
     path = folder / "task.yaml"
     _check(path.exists(), "no task definition %s" % path)
     spec = yaml.safe_load(path.read_text(encoding="utf-8"))
-    where = str(path.relative_to(ROOT)) if ROOT in path.parents else str(path)
+    where = str(path.relative_to(Path.cwd())) if Path.cwd() in path.parents else str(path)
     _check(isinstance(spec, dict), "%s: expected a mapping" % where)
     unknown = set(spec) - TOP_KEYS
     _check(not unknown, "%s: unknown keys %s (allowed: %s)" % (where, sorted(unknown), sorted(TOP_KEYS)))
@@ -218,8 +223,8 @@ def load_task(name, reference_overrides=None, bundles_dir=BUNDLES):
         elif split in declared:
             target = Path(declared[split])
         else:
-            target = REFERENCE_DATA / name / split
-        target = target if target.is_absolute() else ROOT / target
+            target = root / "reference_data" / name / split
+        target = target if target.is_absolute() else root / target
         _check(target.is_dir(), "%s: the gold data of split %r is not a folder: %s" % (where, split, target))
         split_dirs[split] = target.resolve()
     task = Task(name, spec, folder, split_dirs)

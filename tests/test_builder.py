@@ -218,6 +218,21 @@ def test_cli_builds_every_task_and_checks_samples(tmp_path):
         assert (tmp_path / ("%s-v1.5.zip" % name)).is_file()
     assert "sample submission on Codabench: Finished" in proc.stdout
     assert "sample submission on CodaLab v1.5: Finished" in proc.stdout
+    assert proc.stdout.strip().endswith("%d built, 0 failed" % len(taskdef.task_names()))
+
+
+def test_a_build_whose_sample_fails_leaves_no_bundle(tmp_path):
+    """A gold the starting kit's sample cannot be scored against: the check fails, and no zip looks finished."""
+    make_toy(tmp_path)
+    (tmp_path / "gold" / "dev" / "gold.txt").write_text("\n")  # no item: the toy program divides by zero
+    proc = subprocess.run([sys.executable, str(ROOT / "build_bundle.py"), "build", str(tmp_path),
+                           "--reference", "dev=%s" % (tmp_path / "gold" / "dev"),
+                           "--reference", "test=%s" % (tmp_path / "gold" / "test")],
+                          capture_output=True, text=True, cwd=str(tmp_path))
+    assert proc.returncode == 1
+    assert "toy: not built: a starting kit's sample submission fails (above); dist/toy.zip and dist/toy-v1.5.zip " \
+        "removed" in proc.stderr
+    assert sorted(p.name for p in (tmp_path / "dist").iterdir()) == []
 
 
 def test_a_column_the_program_does_not_declare_fails_the_build(tmp_path):
