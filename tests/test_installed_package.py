@@ -140,3 +140,17 @@ def test_build_outside_a_competition_folder_says_what_to_do(tool):
     empty.mkdir()
     proc = tool("build", cwd=empty, ok=(2,))
     assert "holds no task" in proc.stderr and "codalab-bundles new NAME --kind KIND" in proc.stderr
+
+
+def test_a_task_with_a_scoring_program_of_its_own_builds_in_an_organizers_folder(tool, built_bundles):
+    """A seeded task (its own evaluate.py, derive hooks reading its scorer's modules) copied out of this
+    repository, as an organizer with a custom scorer would have it."""
+    folder = tool.work / "custom"
+    for part in ("bundles", "scoring_programs", "reference_data"):
+        shutil.copytree(str(ROOT / part / "recipe-mpr"), str(folder / part / "recipe-mpr"),
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "tests"))
+    proc = tool("build", cwd=folder)
+    assert "built dist/recipe-mpr.zip" in proc.stdout and ": Finished accuracy=" in proc.stdout
+    # the same bytes as this repository's build of the task
+    assert (folder / "dist" / "recipe-mpr.zip").read_bytes() == built_bundles["recipe-mpr"].codabench.read_bytes()
+    assert tool("validate", "dist/recipe-mpr.zip", cwd=folder).stdout.strip().endswith("OK: nothing to change")

@@ -14,10 +14,11 @@ import shutil
 from codalab_bundles.loading import load_file, scoring_module
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+PROGRAMS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "scoring_programs")  # this competition folder's
 # The scorer's gold reader, so that public query ids are exactly the ones the scorer expects.
-_gold = scoring_module("recipe-mpr", "recipe_mpr_gold")
+_gold = scoring_module("recipe-mpr", "recipe_mpr_gold", PROGRAMS)
 load_reference = _gold.load_reference
-_index = scoring_module("recipe-mpr", "recipe_mpr_index")
+_index = scoring_module("recipe-mpr", "recipe_mpr_index", PROGRAMS)
 
 PUBLIC_FILE = "queries.json"
 SUBMISSION_FILE = "predictions.json"
