@@ -43,7 +43,8 @@ import sys
 import zipfile
 from pathlib import Path
 
-from . import __version__, build, migrate, migration_report, new_task, replay, rescore, safe_zip, taskdef, validate
+from . import (__version__, build, codabench_api, migrate, migration_report, new_task, publish, replay, rescore,
+               safe_zip, submit, taskdef, validate)
 
 COMMAND = "codalab-bundles"  # how the user called the tool, for help and messages; set by main()
 EXIT_STATUSES = ("exit status: 0 done (built, valid, Finished, ready to upload); 1 done, with something "
@@ -350,12 +351,92 @@ def rescore_main(argv):
     return 1 if failed else 0
 
 
+def _client(parser, args):
+    server = args.server or os.environ.get(codabench_api.SERVER_VARIABLE)
+    if not server:
+        parser.error("give the site with --server URL (or $%s)" % codabench_api.SERVER_VARIABLE)
+    token, _ = codabench_api.read_token(server)
+    return codabench_api.Client(server, token)
+
+
+def _server_options(parser):
+    parser.add_argument("--server", help="the Codabench site, e.g. https://www.codabench.org (default: $%s)"
+                        % codabench_api.SERVER_VARIABLE)
+    parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
+
+
+def _progress(text):
+    print(text, file=sys.stderr, flush=True)
+
+
+def publish_main(argv):
+    parser = argparse.ArgumentParser(
+        prog="%s publish" % COMMAND, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Upload a bundle to a Codabench site through its API, wait until the competition exists, and "
+                    "check that the phases the site stored are the bundle's. The API token is read from $%s or %s "
+                    "and never printed." % (codabench_api.TOKEN_VARIABLE, codabench_api.CONFIG),
+        epilog="example:\n  CODABENCH_TOKEN=... %s publish dist/sentiment.zip --server https://www.codabench.org\n\n%s"
+               % (COMMAND, EXIT_STATUSES))
+    parser.add_argument("bundle", help="the Codabench bundle (e.g. dist/sentiment.zip)")
+    _server_options(parser)
+    args = parser.parse_intermixed_args(argv)
+    try:
+        client = _client(parser, args)
+        result = publish.publish(client, args.bundle, progress=_progress)
+    except (codabench_api.ApiError, publish.PublishError, OSError, zipfile.BadZipFile) as exc:
+        print("publish: %s" % exc, file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(dict(result, phases=[[n, str(a), b and str(b)] for n, a, b in result["phases"]]),
+                         sort_keys=True))
+    else:
+        print(publish.format_published(result))
+    return 1 if result["differences"] else 0
+
+
+def submit_main(argv):
+    parser = argparse.ArgumentParser(
+        prog="%s submit" % COMMAND, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Submit a zip to a phase of a live Codabench competition (as a robot submission), wait for the "
+                    "site's compute worker, and print the status, the scores and the leaderboard row; with "
+                    "--expect-replay, also replay it locally and fail on any difference.",
+        epilog="example:\n  %s submit sample_submission.zip --competition 42 --phase 1 --expect-replay "
+               "dist/sentiment.zip\n\n%s" % (COMMAND, EXIT_STATUSES))
+    parser.add_argument("submission", help="the submission zip")
+    parser.add_argument("--competition", type=int, required=True, help="the competition's id (publish prints it)")
+    parser.add_argument("--phase", type=int, default=1, help="the phase's number, 1 for the first (default: 1)")
+    parser.add_argument("--expect-replay", metavar="BUNDLE", help="replay the submission through this bundle "
+                        "under the Codabench worker and compare")
+    parser.add_argument("--even-if-closed", action="store_true", help="submit to a phase that is not open (the "
+                        "API takes it from the competition's organizer: a rehearsal before the dates)")
+    _server_options(parser)
+    args = parser.parse_intermixed_args(argv)
+    try:
+        client = _client(parser, args)
+        result = submit.submit(client, args.submission, args.competition, args.phase, progress=_progress,
+                               even_if_closed=args.even_if_closed)
+        diffs = None
+        if args.expect_replay:
+            replayed = replay.replay(args.expect_replay, args.submission, args.phase, platform="codabench")
+            diffs = submit.differences(result, replayed)
+    except (codabench_api.ApiError, submit.SubmitError, replay.ReplayError, OSError) as exc:
+        print("submit: %s" % exc, file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(dict(result, differences=diffs), sort_keys=True))
+    else:
+        print(submit.format_submitted(result, diffs))
+    return 0 if result["status"] == "Finished" and not diffs else 1
+
+
 COMMANDS = (("new", "start a task of your own in a competition folder (a generic scorer: no code)"),
             ("build", "build a competition folder's bundles into its dist/"),
             ("validate", "check any bundle against what Codabench (and CodaLab v1.5) accept"),
             ("replay", "run a bundle's scoring step on a submission as the platform's worker does"),
             ("migrate", "turn old CodaLab bundles into Codabench bundles that keep their meaning"),
-            ("rescore", "score past submissions through a bundle and write the leaderboard"))
+            ("rescore", "score past submissions through a bundle and write the leaderboard"),
+            ("publish", "upload a bundle to a Codabench site and check what it stored"),
+            ("submit", "submit to a live competition's phase, wait for its score, compare with the replay"))
 
 
 def _top_parser():
@@ -381,7 +462,8 @@ def main(argv=None, command="codalab-bundles", folder=None, default_command=None
     COMMAND = command
     argv = sys.argv[1:] if argv is None else list(argv)
     mains = {"new": lambda a: new_task.new_main(a, command, folder), "build": lambda a: build_main(a, folder),
-             "validate": validate_main, "replay": replay_main, "migrate": migrate_main, "rescore": rescore_main}
+             "validate": validate_main, "replay": replay_main, "migrate": migrate_main, "rescore": rescore_main,
+             "publish": publish_main, "submit": submit_main}
     if argv and argv[0] in mains:
         return mains[argv[0]](argv[1:])
     if default_command and (not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):

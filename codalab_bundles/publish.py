@@ -1,0 +1,126 @@
+"""``publish``: a bundle onto a Codabench site, as its upload page does, and a check that the competition the site
+made is the one the bundle means.
+
+The upload (Codabench's own sequence, src/apps/api/views/datasets.py and competitions.py): create a dataset of type
+competition_bundle (POST /api/datasets/), PUT the zip to the presigned storage URL it returns, mark the upload
+complete (PUT /api/datasets/completed/<key>/), which starts the unpacking, then poll
+GET /api/competitions/<status id>/creation_status/ until it is Finished or Failed. The competition is then read
+back (GET /api/competitions/<id>/) and its phases compared with what codabench_model says the bundle means: a
+difference is an error.
+"""
+import datetime
+import os
+import zipfile
+
+import yaml
+
+from . import codabench_model
+from .codabench_api import ApiError, wait_for
+
+CREATION_TIMEOUT = 600  # seconds: Codabench's unpack task has a one-hour soft limit; a bundle rarely needs minutes
+
+
+class PublishError(Exception):
+    """Publishing stopped; the message says which step failed and what is left on the site, if anything."""
+
+
+def bundle_phases(path):
+    """[(name, start, end)] that Codabench should store from the bundle (naive UTC datetimes)."""
+    with zipfile.ZipFile(str(path)) as archive:
+        spec = yaml.safe_load(archive.read("competition.yaml").decode("utf-8"))
+    version = "2" if str(spec.get("version", "1")) == "2" else "1"
+    return [(p.name, p.start.stored, p.end.stored) for p in codabench_model.stored_phases(spec, version)]
+
+
+def _instant(text):
+    """A Codabench API datetime ('2021-01-09T23:59:59Z' or with +00:00) as naive UTC; None stays None."""
+    if not text:
+        return None
+    value = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    if value.tzinfo is not None:
+        value = value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+    return value
+
+
+def live_phases(competition):
+    """[(name, start, end)] of a competition as the API returns it, in phase order."""
+    phases = sorted(competition.get("phases") or [], key=lambda p: p.get("index", 0))
+    return [(p.get("name"), _instant(p.get("start")), _instant(p.get("end"))) for p in phases]
+
+
+def phase_differences(expected, stored):
+    """Lines saying where the stored phases differ from the bundle's."""
+    lines = []
+    if len(expected) != len(stored):
+        lines.append("the bundle has %d phases, the site %d" % (len(expected), len(stored)))
+    for number, (want, got) in enumerate(zip(expected, stored), 1):
+        for field, a, b in zip(("name", "start", "end"), want, got):
+            if a != b:
+                lines.append("phase %d %s: the bundle says %s, the site stored %s" % (number, field, _show(a), _show(b)))
+    return lines
+
+
+def _show(value):
+    if value is None:
+        return "no end"
+    return value.strftime("%Y-%m-%d %H:%M:%S UTC") if isinstance(value, datetime.datetime) else repr(value)
+
+
+def upload(client, path, kind, progress=None):
+    """Create a dataset of ``kind`` for the file at ``path``, upload it, mark it complete; returns (dataset key,
+    the completion answer). On failure after the dataset exists, the ApiError's text says how to remove it."""
+    name = os.path.basename(str(path))
+    with open(str(path), "rb") as handle:
+        data = handle.read()
+    created = client.call("creating the %s dataset" % kind, "POST", "/api/datasets/",
+                          {"type": kind, "request_sassy_file_name": name, "file_name": name, "file_size": len(data)})
+    key = created.get("key")
+    try:
+        client.upload("uploading %s to storage" % name, created["sassy_url"], data, "application/zip", progress)
+        done = client.call("marking the upload complete", "PUT", "/api/datasets/completed/%s/" % key)
+    except ApiError as exc:
+        raise ApiError(exc.step, exc.status, "%s (the dataset %s was created and stays in your account: delete it "
+                       "on the site's Resources page, or DELETE %s/api/datasets/%s/)" % (
+                           exc.text, key, client.server, created.get("id", key)))
+    return key, done or {}
+
+
+def publish(client, path, progress=None, timeout=CREATION_TIMEOUT):
+    """Upload the bundle and wait for the competition; returns {"id", "url", "phases": stored, "differences"}."""
+    expected = bundle_phases(path)
+    say = progress or (lambda text: None)
+    say("uploading %s (%d bytes)" % (os.path.basename(str(path)), os.path.getsize(str(path))))
+    key, done = upload(client, path, "competition_bundle",
+                       lambda sent, total: say("  sent %d of %d bytes" % (sent, total)) if sent == total else None)
+    status_id = done.get("status_id")
+    if status_id is None:
+        raise PublishError("marking the upload complete: Codabench did not start unpacking the bundle (answer: %r)"
+                           % done)
+    say("Codabench is unpacking the bundle (status %s)" % status_id)
+    status = wait_for("waiting for the competition to be created", lambda: client.call(
+        "reading the creation status", "GET", "/api/competitions/%s/creation_status/" % status_id),
+        lambda s: (s or {}).get("status") in ("Finished", "Failed"), timeout,
+        progress=lambda waited: say("  still unpacking after %d s" % waited))
+    if status.get("status") != "Finished":
+        raise PublishError("Codabench refused the bundle: %s (nothing was created; the uploaded bundle stays in your "
+                           "account as dataset %s)" % (status.get("details") or "no details", key))
+    competition_id = status.get("resulting_competition")
+    competition = client.call("reading the new competition", "GET", "/api/competitions/%s/" % competition_id)
+    stored = live_phases(competition)
+    return {"id": competition_id, "url": "%s/competitions/%s/" % (client.server, competition_id),
+            "title": competition.get("title"), "phases": stored,
+            "differences": phase_differences(expected, stored)}
+
+
+def format_published(result):
+    lines = ["published: %s (competition %s): %s" % (result["title"], result["id"], result["url"]),
+             "phases as the site stored them (UTC):"]
+    for number, (name, start, end) in enumerate(result["phases"], 1):
+        lines.append("  %d. %s: %s to %s" % (number, name, _show(start), _show(end)))
+    if result["differences"]:
+        lines.append("ERROR: the site stored phases that differ from the bundle:")
+        lines.extend("  - %s" % line for line in result["differences"])
+    else:
+        lines.append("the stored phases are the bundle's, to the second")
+    lines.append("the competition is not published yet: check it on the site, then publish it there")
+    return "\n".join(lines)

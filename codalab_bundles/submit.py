@@ -1,0 +1,113 @@
+"""``submit``: a submission to a phase of a live Codabench competition, scored by the site's own compute worker
+(Codabench's "robot" submissions), and its scores and leaderboard row; the smoke test after ``publish``.
+
+The sequence is the site's (src/apps/api/views/submissions.py): a dataset of type submission is created, uploaded
+and completed like a bundle, then POST /api/submissions/ {phase, data}; GET /api/submissions/<id>/ is polled
+until Finished, Failed or Cancelled; its scores are read from it, and its row from the phase's leaderboard
+(GET /api/phases/<id>/get_leaderboard/). With a replay report to compare (``expected``), any score that differs
+beyond the 10 decimals Codabench stores is an error.
+"""
+import datetime
+
+from .codabench_api import ApiError, wait_for
+from .publish import _instant, _show, upload
+
+DONE = ("Finished", "Failed", "Cancelled")
+SCORING_TIMEOUT = 1800  # seconds: a phase's own limit is at most 600 s on the default queue; queues add waiting
+
+
+class SubmitError(Exception):
+    pass
+
+
+def phase_of(competition, number):
+    phases = sorted(competition.get("phases") or [], key=lambda p: p.get("index", 0))
+    if not 1 <= number <= len(phases):
+        raise SubmitError("the competition has %d phase(s): --phase is 1 to %d" % (len(phases), len(phases)))
+    return phases[number - 1]
+
+
+def closed(phase, now):
+    """Why participants cannot submit to ``phase`` at ``now`` (naive UTC), or None. The site's upload page takes
+    submissions only in the current phase; its API checks no dates, so a robot submission would still run."""
+    start, end = _instant(phase.get("start")), _instant(phase.get("end"))
+    if start is not None and now < start:
+        return "it opens at %s" % _show(start)
+    if end is not None and now >= end:
+        return "it ended at %s" % _show(end)
+    return None
+
+
+def submit(client, path, competition_id, phase_number, progress=None, timeout=SCORING_TIMEOUT, even_if_closed=False,
+           now=None):
+    """Returns {"id", "status", "details", "scores": {key: float}, "row": the leaderboard row or None}."""
+    say = progress or (lambda text: None)
+    competition = client.call("reading competition %s" % competition_id, "GET", "/api/competitions/%s/"
+                              % competition_id)
+    phase = phase_of(competition, phase_number)
+    why = closed(phase, now or datetime.datetime.utcnow())
+    if why and not even_if_closed:
+        raise SubmitError("phase %d (%s) is closed: %s; participants cannot submit to it now (an organizer's "
+                          "rehearsal: --even-if-closed)" % (phase_number, phase.get("name"), why))
+    say("submitting %s to phase %d (%s) of %s" % (path, phase_number, phase.get("name"), competition.get("title")))
+    key, _ = upload(client, path, "submission")
+    created = client.call("creating the submission", "POST", "/api/submissions/", {"phase": phase["id"], "data": key})
+    submission_id = created.get("id")
+    say("submission %s created; waiting for the compute worker" % submission_id)
+    last = {}
+
+    def poll():
+        found = client.call("reading submission %s" % submission_id, "GET", "/api/submissions/%s/" % submission_id)
+        if found.get("status") != last.get("status"):
+            say("  %s" % found.get("status"))
+        last.update(found)
+        return found
+
+    found = wait_for("waiting for submission %s to be scored" % submission_id, poll,
+                     lambda s: s.get("status") in DONE, timeout)
+    scores = dict((s["column_key"], float(s["score"])) for s in found.get("scores") or [] if s.get("column_key"))
+    row = None
+    if found.get("status") == "Finished":
+        try:
+            board = client.call("reading the leaderboard", "GET", "/api/phases/%s/get_leaderboard/" % phase["id"])
+            row = _row(board, submission_id)
+        except ApiError as exc:
+            say("  (the leaderboard could not be read: %s)" % exc)
+    return {"id": submission_id, "phase": phase.get("name"), "status": found.get("status"),
+            "details": found.get("status_details") or "", "scores": scores, "row": row}
+
+
+def _row(board, submission_id):
+    for row in (board or {}).get("submissions") or []:
+        if submission_id in (row.get("id"), row.get("parent")) or submission_id in (row.get("ids") or []):
+            return row
+    return None
+
+
+def differences(result, replayed):
+    """Lines saying where the site's result differs from the local replay (status and scores, to 10 decimals)."""
+    lines = []
+    if result["status"] != replayed["status"]:
+        lines.append("status: the site says %s, the replay %s" % (result["status"], replayed["status"]))
+    for key in sorted(set(result["scores"]) | set(replayed["scores"])):
+        site, local = result["scores"].get(key), replayed["scores"].get(key)
+        if site is None or local is None or round(site, 10) != round(float(local), 10):
+            lines.append("%s: the site stored %s, the replay %s" % (key, site, local))
+    return lines
+
+
+def format_submitted(result, diffs=None):
+    lines = ["submission %s to phase %s: %s%s" % (result["id"], result["phase"], result["status"],
+                                                   " (%s)" % result["details"] if result["details"] else "")]
+    for key, value in result["scores"].items():
+        lines.append("  %s: %r" % (key, value))
+    if result["row"] is not None:
+        lines.append("leaderboard row: %s" % ", ".join("%s=%s" % (k, v) for k, v in sorted(result["row"].items())
+                                                      if k in ("owner", "id", "parent", "scores", "rank")))
+    elif result["status"] == "Finished":
+        lines.append("not on the leaderboard (the leaderboard's submission rule may need the participant to add it)")
+    if diffs is not None:
+        lines.append("the local replay gives the same status and scores" if not diffs else
+                     "ERROR: the site and the local replay differ:")
+        lines.extend("  - %s" % line for line in diffs)
+    return "\n".join(lines)

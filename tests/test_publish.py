@@ -1,0 +1,235 @@
+"""publish and submit against a stand-in of Codabench's API on loopback (the calls, their order, the answers and
+the error shapes of Codabench's code at c7dbc756: DRF's {"detail": ...}); the same commands against a real local
+Codabench are in test_codabench_live.py."""
+import json
+import subprocess
+import sys
+import threading
+import zipfile
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from codalab_bundles import codabench_api, publish, submit
+from conftest import ROOT
+
+TOKEN = "s3cret-token-value"
+
+
+class FakeCodabench(object):
+    """A tiny in-memory Codabench: datasets, an unpacking status, competitions, submissions."""
+
+    def __init__(self, stored_phases=None, refuse=None, scores=None, status="Finished"):
+        self.calls, self.uploads = [], {}
+        self.stored_phases, self.refuse, self.scores, self.status = stored_phases, refuse, scores, status
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.url = "http://127.0.0.1:%d" % self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+
+    def _handler(self):
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def _answer(self, code, data):
+                body = json.dumps(data).encode()
+                self.send_response(code)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def _body(self):
+                return self.rfile.read(int(self.headers.get("Content-Length") or 0))
+
+            def do_PUT(self):
+                self._route("PUT")
+
+            def do_POST(self):
+                self._route("POST")
+
+            def do_GET(self):
+                self._route("GET")
+
+            def _route(self, method):
+                body = self._body()
+                fake.calls.append((method, self.path, self.headers.get("Authorization")))
+                if self.path.startswith("/storage/"):
+                    fake.uploads[self.path] = body
+                    return self._answer(200, {})
+                if self.headers.get("Authorization") != "Token %s" % TOKEN:
+                    return self._answer(401, {"detail": "Invalid token."})
+                if method == "POST" and self.path == "/api/datasets/":
+                    request = json.loads(body)
+                    return self._answer(201, {"id": 7, "key": "k-%s" % request["type"],
+                                              "sassy_url": fake.url + "/storage/" + request["file_name"]})
+                if method == "PUT" and self.path == "/api/datasets/completed/k-competition_bundle/":
+                    return self._answer(200, {"status_id": 3})
+                if method == "PUT" and self.path == "/api/datasets/completed/k-submission/":
+                    return self._answer(200, {"key": "k-submission"})
+                if self.path == "/api/competitions/3/creation_status/":
+                    if fake.refuse:
+                        return self._answer(200, {"status": "Failed", "details": fake.refuse,
+                                                  "resulting_competition": None})
+                    return self._answer(200, {"status": "Finished", "details": None, "resulting_competition": 11})
+                if self.path == "/api/competitions/11/":
+                    return self._answer(200, {"id": 11, "title": "Toy", "phases": fake.stored_phases})
+                if method == "POST" and self.path == "/api/submissions/":
+                    return self._answer(201, {"id": 55})
+                if self.path == "/api/submissions/55/":
+                    return self._answer(200, {"id": 55, "status": fake.status, "status_details": None,
+                                              "scores": [{"column_key": k, "score": "%.10f" % v}
+                                                         for k, v in (fake.scores or {}).items()]})
+                if self.path == "/api/phases/101/get_leaderboard/":
+                    return self._answer(200, {"submissions": [{"id": 55, "owner": "robot", "parent": None}]})
+                return self._answer(404, {"detail": "Not found."})
+
+        return Handler
+
+
+def _phases(toy):
+    with zipfile.ZipFile(str(toy)) as archive:
+        return publish.bundle_phases(toy), archive
+
+
+@pytest.fixture
+def toy_bundle(tmp_path):
+    from toy_task import make_toy
+    from codalab_bundles import build
+    return build.build_task(make_toy(tmp_path), tmp_path / "dist").codabench
+
+
+def _stored(toy_bundle, shift_end=False):
+    phases = []
+    for index, (name, start, end) in enumerate(publish.bundle_phases(toy_bundle)):
+        end_text = end.strftime("%Y-%m-%dT%H:%M:%SZ") if end else None
+        if shift_end and end is not None:
+            end_text = end.strftime("%Y-%m-%dT00:00:00Z")  # the site kept only the day
+        phases.append({"id": 101 + index, "index": index, "name": name, "end": end_text,
+                       "start": start.strftime("%Y-%m-%dT%H:%M:%S+00:00")})
+    return phases
+
+
+def _cli(*args, env=None):
+    import os
+    environment = dict(os.environ, **(env or {}))
+    return subprocess.run([sys.executable, str(ROOT / "build_bundle.py")] + [str(a) for a in args],
+                          capture_output=True, text=True, env=environment)
+
+
+def test_publish_uploads_waits_and_checks_the_stored_phases(toy_bundle):
+    fake = FakeCodabench(stored_phases=_stored(toy_bundle))
+    try:
+        proc = _cli("publish", toy_bundle, "--server", fake.url, env={"CODABENCH_TOKEN": TOKEN})
+    finally:
+        fake.close()
+    assert proc.returncode == 0, proc.stderr
+    assert "published: Toy (competition 11): %s/competitions/11/" % fake.url in proc.stdout
+    assert "1. Development: 2025-01-15 00:00:00 UTC to 2025-01-31 23:59:59 UTC" in proc.stdout
+    assert "the stored phases are the bundle's, to the second" in proc.stdout
+    assert [(m, p) for m, p, _ in fake.calls] == [
+        ("POST", "/api/datasets/"), ("PUT", "/storage/toy.zip"), ("PUT", "/api/datasets/completed/k-competition_bundle/"),
+        ("GET", "/api/competitions/3/creation_status/"), ("GET", "/api/competitions/11/")]
+    assert fake.uploads["/storage/toy.zip"] == toy_bundle.read_bytes()
+    assert [a for m, p, a in fake.calls if p.startswith("/storage/")] == [None]  # the presigned URL needs no token
+    assert TOKEN not in proc.stdout + proc.stderr
+
+
+def test_publish_fails_when_the_site_stored_other_phases(toy_bundle):
+    fake = FakeCodabench(stored_phases=_stored(toy_bundle, shift_end=True))
+    try:
+        proc = _cli("publish", toy_bundle, "--server", fake.url, env={"CODABENCH_TOKEN": TOKEN})
+    finally:
+        fake.close()
+    assert proc.returncode == 1
+    assert "phase 1 end: the bundle says 2025-01-31 23:59:59 UTC, the site stored 2025-01-31 00:00:00 UTC" \
+        in proc.stdout
+
+
+@pytest.mark.parametrize("setup, expected", [
+    ({"CODABENCH_TOKEN": "wrong"}, "publish: creating the competition_bundle dataset: HTTP 401: Invalid token."),
+    ({"CODABENCH_TOKEN": ""}, "publish: reading the token: no answer: no API token: set CODABENCH_TOKEN"),
+])
+def test_publish_bad_token(toy_bundle, tmp_path, setup, expected):
+    fake = FakeCodabench(stored_phases=_stored(toy_bundle))
+    try:
+        proc = _cli("publish", toy_bundle, "--server", fake.url, env=dict(setup, HOME=str(tmp_path)))
+    finally:
+        fake.close()
+    assert proc.returncode == 2 and expected in proc.stderr and "Traceback" not in proc.stderr
+    assert "wrong" not in proc.stderr.replace(expected, "")  # the token is never repeated
+
+
+def test_publish_refused_bundle_shows_codabenchs_message(toy_bundle):
+    fake = FakeCodabench(refuse="Phases dates conflict. Phase: Test should start after Phase: Development has ended")
+    try:
+        proc = _cli("publish", toy_bundle, "--server", fake.url, env={"CODABENCH_TOKEN": TOKEN})
+    finally:
+        fake.close()
+    assert proc.returncode == 2
+    assert "Codabench refused the bundle: Phases dates conflict. Phase: Test should start after Phase: Development " \
+           "has ended (nothing was created; the uploaded bundle stays in your account as dataset " \
+           "k-competition_bundle)" in proc.stderr
+
+
+def test_publish_unreachable_server_is_retried_only_where_safe():
+    slept = []
+    client = codabench_api.Client("http://127.0.0.1:9", TOKEN, retries=2, sleep=slept.append)
+    with pytest.raises(codabench_api.ApiError) as info:
+        client.call("reading", "GET", "/api/competitions/1/")
+    assert info.value.status is None and "cannot reach 127.0.0.1:9" in str(info.value) and slept == [2.0, 4.0]
+    slept[:] = []
+    with pytest.raises(codabench_api.ApiError):
+        client.call("creating", "POST", "/api/datasets/", {})
+    assert slept == []  # a POST is not repeated
+
+
+def test_submit_waits_for_the_worker_and_compares_with_the_replay(toy_bundle, tmp_path):
+    from codalab_bundles import replay
+    report = replay.replay(str(toy_bundle), None, 1, platform="codabench")
+    sample = tmp_path / "sample.zip"
+    with zipfile.ZipFile(str(toy_bundle)) as bundle:
+        with zipfile.ZipFile(__import__("io").BytesIO(bundle.read("starting_kit_dev.zip"))) as kit:
+            sample.write_bytes(kit.read("sample_submission.zip"))
+    phases = _stored(toy_bundle)
+    phases[0]["end"] = None  # open now; the second ended in 2025
+    fake = FakeCodabench(stored_phases=phases, scores=report["scores"])
+    try:
+        proc = _cli("submit", sample, "--competition", 11, "--phase", 1, "--server", fake.url, "--expect-replay",
+                    toy_bundle, env={"CODABENCH_TOKEN": TOKEN})
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert "submission 55 to phase Development: Finished" in proc.stdout
+        assert "the local replay gives the same status and scores" in proc.stdout
+        fake.scores = dict(report["scores"], accuracy=0.5)
+        proc = _cli("submit", sample, "--competition", 11, "--server", fake.url, "--expect-replay", toy_bundle,
+                    env={"CODABENCH_TOKEN": TOKEN})
+        assert proc.returncode == 1 and "accuracy: the site stored 0.5, the replay" in proc.stdout
+        before = len(fake.calls)
+        proc = _cli("submit", sample, "--competition", 11, "--phase", 2, "--server", fake.url,
+                    env={"CODABENCH_TOKEN": TOKEN})
+        assert proc.returncode == 2
+        assert "submit: phase 2 (Test) is closed: it ended at 2025-03-01 12:00:00 UTC; participants cannot submit to " \
+            "it now (an organizer's rehearsal: --even-if-closed)" in proc.stderr
+        assert [c[:2] for c in fake.calls[before:]] == [("GET", "/api/competitions/11/")]  # nothing uploaded
+        proc = _cli("submit", sample, "--competition", 11, "--phase", 2, "--even-if-closed", "--server", fake.url,
+                    env={"CODABENCH_TOKEN": TOKEN})
+        assert proc.returncode == 0 and "submission 55 to phase Test: Finished" in proc.stdout
+        proc = _cli("submit", sample, "--competition", 11, "--phase", 3, "--server", fake.url,
+                    env={"CODABENCH_TOKEN": TOKEN})
+        assert proc.returncode == 2 and "the competition has 2 phase(s): --phase is 1 to 2" in proc.stderr
+    finally:
+        fake.close()
+
+
+def test_token_from_the_config_file(tmp_path):
+    config = tmp_path / "codabench.json"
+    config.write_text(json.dumps({"servers": {"https://www.codabench.org": "abc"}}))
+    assert codabench_api.read_token("https://www.codabench.org/", str(config), {}) == ("abc", str(config))
+    assert codabench_api.read_token("https://x", str(config), {"CODABENCH_TOKEN": " t "}) == ("t", "$CODABENCH_TOKEN")
+    with pytest.raises(codabench_api.ApiError):
+        codabench_api.read_token("https://other.example", str(config), {})
