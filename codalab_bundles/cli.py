@@ -43,8 +43,8 @@ import sys
 import zipfile
 from pathlib import Path
 
-from . import (__version__, build, codabench_api, migrate, migration_report, new_task, publish, replay, rescore,
-               safe_zip, submit, taskdef, validate)
+from . import (__version__, build, codabench_api, live_update, migrate, migration_report, new_task, publish, replay,
+               rescore, safe_zip, submit, taskdef, validate)
 
 COMMAND = "codalab-bundles"  # how the user called the tool, for help and messages; set by main()
 EXIT_STATUSES = ("exit status: 0 done (built, valid, Finished, ready to upload); 1 done, with something "
@@ -378,8 +378,16 @@ def publish_main(argv):
         epilog="example:\n  CODABENCH_TOKEN=... %s publish dist/sentiment.zip --server https://www.codabench.org\n\n%s"
                % (COMMAND, EXIT_STATUSES))
     parser.add_argument("bundle", help="the Codabench bundle (e.g. dist/sentiment.zip)")
+    parser.add_argument("--update", type=int, metavar="ID", help="compare with the live competition ID instead of "
+                        "making a new one (a re-upload makes a new competition), and show what differs")
+    parser.add_argument("--apply", action="store_true", help="with --update: make the changes that can be made "
+                        "safely (the others are listed, with why)")
     _server_options(parser)
     args = parser.parse_intermixed_args(argv)
+    if args.apply and args.update is None:
+        parser.error("--apply goes with --update ID")
+    if args.update is not None:
+        return _update(parser, args)
     try:
         client = _client(parser, args)
         result = publish.publish(client, args.bundle, progress=_progress)
@@ -392,6 +400,25 @@ def publish_main(argv):
     else:
         print(publish.format_published(result))
     return 1 if result["differences"] else 0
+
+
+def _update(parser, args):
+    try:
+        client = _client(parser, args)
+        wanted = live_update.bundle_view(args.bundle)
+        live = client.call("reading competition %s" % args.update, "GET", "/api/competitions/%s/" % args.update)
+        found = live_update.changes(wanted, live_update.live_view(live), args.update)
+        applied = live_update.apply(client, found) if args.apply else None
+    except (codabench_api.ApiError, OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+        print("publish --update: %s" % exc, file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({"competition": args.update, "changes": [c.as_dict() for c in found],
+                          "applied": applied is not None}, sort_keys=True))
+    else:
+        print(live_update.format_changes(args.update, found, applied))
+    refused = [c for c in found if c.refused]
+    return 1 if refused or (found and not args.apply) else 0
 
 
 def submit_main(argv):

@@ -20,7 +20,7 @@ class FakeCodabench(object):
     """A tiny in-memory Codabench: datasets, an unpacking status, competitions, submissions."""
 
     def __init__(self, stored_phases=None, refuse=None, scores=None, status="Finished"):
-        self.calls, self.uploads = [], {}
+        self.calls, self.uploads, self.patches, self.live = [], {}, [], None
         self.stored_phases, self.refuse, self.scores, self.status = stored_phases, refuse, scores, status
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.url = "http://127.0.0.1:%d" % self.server.server_address[1]
@@ -56,6 +56,9 @@ class FakeCodabench(object):
             def do_GET(self):
                 self._route("GET")
 
+            def do_PATCH(self):
+                self._route("PATCH")
+
             def _route(self, method):
                 body = self._body()
                 fake.calls.append((method, self.path, self.headers.get("Authorization")))
@@ -77,6 +80,11 @@ class FakeCodabench(object):
                         return self._answer(200, {"status": "Failed", "details": fake.refuse,
                                                   "resulting_competition": None})
                     return self._answer(200, {"status": "Finished", "details": None, "resulting_competition": 11})
+                if method == "PATCH":
+                    fake.patches.append((self.path, json.loads(body)))
+                    return self._answer(200, {})
+                if self.path == "/api/competitions/11/" and fake.live is not None:
+                    return self._answer(200, fake.live)
                 if self.path == "/api/competitions/11/":
                     return self._answer(200, {"id": 11, "title": "Toy", "phases": fake.stored_phases})
                 if method == "POST" and self.path == "/api/submissions/":
@@ -233,3 +241,60 @@ def test_token_from_the_config_file(tmp_path):
     assert codabench_api.read_token("https://x", str(config), {"CODABENCH_TOKEN": " t "}) == ("t", "$CODABENCH_TOKEN")
     with pytest.raises(codabench_api.ApiError):
         codabench_api.read_token("https://other.example", str(config), {})
+
+
+def _live(bundle, submissions=0):
+    """The competition as the site's API shows it after importing ``bundle`` (what GET /api/competitions/<id>/
+    returns, for the fields update compares)."""
+    from codalab_bundles import live_update
+    view = live_update.bundle_view(bundle)
+    phases = []
+    for index, phase in enumerate(view["phases"]):
+        phases.append(dict([(k, v) for k, v in phase.items() if k not in ("start", "end")],
+                           id=101 + index, index=index, start=phase["start"].strftime("%Y-%m-%dT%H:%M:%SZ"),
+                           end=phase["end"] and phase["end"].strftime("%Y-%m-%dT%H:%M:%S+00:00")))
+    return {"id": 11, "title": view["title"], "description": view["description"], "terms": view["terms"],
+            "pages": [{"id": 201 + i, "index": i, "title": t, "content": c} for i, (t, c) in enumerate(view["pages"])],
+            "phases": phases, "submissions_count": submissions, "whitelist_emails": ["a@example.org"],
+            "leaderboards": [{"columns": [{"key": k, "title": t, "index": i, "sorting": s, "precision": p}
+                                          for k, t, i, s, p in view["columns"]]}]}
+
+
+def test_update_shows_the_difference_then_applies_what_is_safe(toy_bundle, tmp_path):
+    from test_validate import rewrite
+    fake = FakeCodabench()
+    fake.live = _live(toy_bundle)
+    try:
+        proc = _cli("publish", toy_bundle, "--update", 11, "--server", fake.url, env={"CODABENCH_TOKEN": TOKEN})
+        assert proc.returncode == 0 and "competition 11 already is the bundle: nothing to change" in proc.stdout
+        changed = rewrite(toy_bundle, tmp_path / "changed.zip",
+                          lambda y: y.replace('end: "2025-03-01 12:00:00"', 'end: "2025-03-08 12:00:00"'),
+                          {"overview.html": b"<p>New overview</p>\n"})
+        proc = _cli("publish", changed, "--update", 11, "--server", fake.url, env={"CODABENCH_TOKEN": TOKEN})
+        assert proc.returncode == 1 and fake.patches == []
+        assert "~ phase 2 end: live 2025-03-01 12:00:00 UTC -> bundle 2025-03-08 12:00:00 UTC" in proc.stdout
+        assert "~ page 1 (Overview): live <p>overview</p>" in proc.stdout
+        assert "nothing was changed: rerun with --apply to make the 2 change(s) marked ~" in proc.stdout
+        proc = _cli("publish", changed, "--update", 11, "--apply", "--server", fake.url,
+                    env={"CODABENCH_TOKEN": TOKEN})
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert "applied 2 change(s) in 2 call(s)" in proc.stdout
+        assert fake.patches[0] == ("/api/competitions/11/", {
+            "pages": [{"id": 201, "title": "Overview", "content": "<p>New overview</p>\n", "index": 0},
+                      {"id": 202, "title": "Evaluation", "content": "<p>evaluation</p>\n", "index": 1},
+                      {"id": 203, "title": "Data", "content": "<p>data</p>\n", "index": 2},
+                      {"id": 204, "title": "Faq", "content": "<p>faq</p>\n", "index": 3}],
+            "whitelist_emails": ["a@example.org"]})
+        assert fake.patches[1] == ("/api/phases/102/", {"end": "2025-03-08T12:00:00Z"})
+        # columns of a competition with submissions: refused, and nothing else is held back
+        fake.live = _live(toy_bundle, submissions=3)
+        fake.patches[:] = []
+        renamed = rewrite(toy_bundle, tmp_path / "renamed.zip", lambda y: y.replace("key: hits", "key: hits_total"))
+        proc = _cli("publish", renamed, "--update", 11, "--apply", "--server", fake.url,
+                    env={"CODABENCH_TOKEN": TOKEN})
+        assert proc.returncode == 1 and fake.patches == []
+        assert "! leaderboard columns: live accuracy, hits, never_written -> bundle accuracy, hits_total, never_written " \
+               "(not applied: the " \
+               "competition has 3 submission(s), whose scores are stored per column key" in proc.stdout
+    finally:
+        fake.close()

@@ -1,0 +1,166 @@
+"""``publish --update ID``: what differs between a bundle and a live Codabench competition, and applying it.
+
+A re-upload makes a new competition, so a live one is changed through the API the site's editor uses. The bundle
+is read the way Codabench's v2 unpacker reads it (pages and terms as text, max_submissions as
+max_submissions_per_person, dates as codabench_model stores them) and compared field by field with
+GET /api/competitions/<id>/. Changes it can make safely are applied only when asked: phase names, descriptions,
+dates and limits (PATCH /api/phases/<id>/), the title, description, terms and pages (PATCH /api/competitions/<id>/,
+which the site's update view only takes with the competition's whitelist_emails). What it cannot make safely is
+refused with the reason: adding or removing phases or pages (their ids, submissions and migrations hang on them),
+leaderboard columns once a submission exists (scores are stored per column, by key), and scoring programs or data
+(Codabench keeps them as datasets of the tasks, not comparable by file here: re-publish for those).
+"""
+import zipfile
+
+import yaml
+
+from . import codabench_model
+from .publish import _instant, _show
+
+PHASE_FIELDS = (("name", "name"), ("description", "description"), ("max_submissions_per_day", "max_submissions_per_day"),
+                ("max_submissions", "max_submissions_per_person"), ("execution_time_limit", "execution_time_limit"))
+
+
+class Change(object):
+    """One difference: ``where`` (e.g. 'phase 2 end'), the live and the bundle's value, and how it is applied
+    (``apply``: (method, path, payload)) or why it cannot be (``refused``)."""
+
+    def __init__(self, where, live, wanted, apply=None, refused=None):
+        self.where, self.live, self.wanted, self.apply, self.refused = where, live, wanted, apply, refused
+
+    def as_dict(self):
+        return {"where": self.where, "live": _text(self.live), "bundle": _text(self.wanted),
+                "applicable": self.refused is None, "refused": self.refused}
+
+
+def _text(value):
+    return _show(value) if hasattr(value, "strftime") or value is None else value
+
+
+def _read_text(archive, name):
+    # Codabench opens pages in text mode: universal newlines
+    return archive.read(name).decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def bundle_view(path):
+    with zipfile.ZipFile(str(path)) as archive:
+        spec = yaml.safe_load(archive.read("competition.yaml").decode("utf-8"))
+        if str(spec.get("version")) != "2":
+            raise ValueError("%s is not a Codabench (version 2) bundle: migrate it first" % path)
+        stored = codabench_model.stored_phases(spec, "2")
+        phases = []
+        for phase in stored:
+            source = phase.source
+            view = {"start": phase.start.stored, "end": phase.end.stored}
+            for key, live_key in PHASE_FIELDS:
+                default = {"max_submissions_per_day": 5, "max_submissions": 100, "execution_time_limit": 600}.get(key)
+                view[live_key] = source.get(key, default) if key != "description" else (source.get(key) or "")
+            phases.append(view)
+        board = (spec.get("leaderboards") or [{}])[0]
+        return {"title": spec.get("title"), "description": spec.get("description") or "",
+                "terms": _read_text(archive, spec["terms"]),
+                "pages": [(p.get("title"), _read_text(archive, p["file"])) for p in spec.get("pages") or []],
+                "phases": phases,
+                "columns": [(c.get("key"), c.get("title"), c.get("index"), c.get("sorting", "desc"),
+                             c.get("precision", 2)) for c in board.get("columns") or []]}
+
+
+def live_view(competition):
+    phases = []
+    for phase in sorted(competition.get("phases") or [], key=lambda p: p.get("index", 0)):
+        view = {"id": phase.get("id"), "start": _instant(phase.get("start")), "end": _instant(phase.get("end"))}
+        for _, live_key in PHASE_FIELDS:
+            view[live_key] = phase.get(live_key) if live_key != "description" else (phase.get(live_key) or "")
+        phases.append(view)
+    boards = competition.get("leaderboards") or [{}]
+    columns = sorted((boards[0] or {}).get("columns") or [], key=lambda c: c.get("index", 0))
+    pages = sorted(competition.get("pages") or [], key=lambda p: p.get("index", 0))
+    return {"title": competition.get("title"), "description": competition.get("description") or "",
+            "terms": competition.get("terms") or "", "pages": [(p.get("title"), p.get("content") or "") for p in pages],
+            "page_ids": [p.get("id") for p in pages], "phases": phases,
+            "columns": [(c.get("key"), c.get("title"), c.get("index"), c.get("sorting"), c.get("precision"))
+                        for c in columns],
+            "submissions": competition.get("submissions_count") or 0,
+            "whitelist_emails": competition.get("whitelist_emails") or []}
+
+
+def changes(bundle, live, competition_id):
+    """[Change] from the live competition to the bundle."""
+    found = []
+    competition_patch = {}
+    for field in ("title", "description", "terms"):
+        if bundle[field] != live[field]:
+            found.append(Change(field, _short(live[field]), _short(bundle[field]), ("competition", field)))
+            competition_patch[field] = bundle[field]
+    if len(bundle["pages"]) != len(live["pages"]):
+        found.append(Change("pages", "%d pages" % len(live["pages"]), "%d pages" % len(bundle["pages"]),
+                            refused="adding or removing pages is done in the site's editor"))
+    elif bundle["pages"] != live["pages"]:
+        for number, (want, got) in enumerate(zip(bundle["pages"], live["pages"]), 1):
+            if want != got:
+                found.append(Change("page %d (%s)" % (number, want[0]), _short(got[1]) if want[0] == got[0] else got[0],
+                                    _short(want[1]) if want[0] == got[0] else want[0], ("competition", "pages")))
+        competition_patch["pages"] = [{"id": page_id, "title": title, "content": content, "index": index}
+                                      for index, (page_id, (title, content)) in
+                                      enumerate(zip(live["page_ids"], bundle["pages"]))]
+    if len(bundle["phases"]) != len(live["phases"]):
+        found.append(Change("phases", "%d phases" % len(live["phases"]), "%d phases" % len(bundle["phases"]),
+                            refused="adding or removing phases on a live competition moves its submissions and "
+                                    "migrations: do it in the site's editor, or publish a new competition"))
+    else:
+        for number, (want, got) in enumerate(zip(bundle["phases"], live["phases"]), 1):
+            fields = [f for f in ("name", "description", "start", "end", "max_submissions_per_day",
+                                  "max_submissions_per_person", "execution_time_limit") if want[f] != got[f]]
+            patch = dict((f, want[f].strftime("%Y-%m-%dT%H:%M:%SZ") if hasattr(want[f], "strftime") else want[f])
+                         for f in fields)
+            call = ("PATCH", "/api/phases/%s/" % got["id"], patch)  # one call per phase
+            found.extend(Change("phase %d %s" % (number, f), got[f], want[f], call) for f in fields)
+    if bundle["columns"] != live["columns"]:
+        why = ("the competition has %d submission(s), whose scores are stored per column key: changing the columns "
+               "would lose or misplace them" % live["submissions"]) if live["submissions"] else \
+            "leaderboard columns are changed in the site's editor (or publish a new competition)"
+        found.append(Change("leaderboard columns", ", ".join(c[0] for c in live["columns"]),
+                            ", ".join(c[0] for c in bundle["columns"]), refused=why))
+    if competition_patch:
+        competition_patch["whitelist_emails"] = live["whitelist_emails"]  # the site's update view requires it
+        for change in found:
+            if change.apply and change.apply[0] == "competition":
+                change.apply = ("PATCH", "/api/competitions/%s/" % competition_id, competition_patch)
+    return found
+
+
+def _short(text):
+    text = str(text)
+    return text if len(text) <= 60 else "%s... (%d characters)" % (text[:57], len(text))
+
+
+def apply(client, found):
+    """Apply the applicable changes, each call once (several changes share a call); returns the calls made."""
+    made = []
+    for change in found:
+        if change.refused or not change.apply or change.apply in made:
+            continue
+        method, path, payload = change.apply
+        client.call("applying %s" % change.where, method, path, payload)
+        made.append(change.apply)
+    return made
+
+
+def format_changes(competition_id, found, applied=None):
+    if not found:
+        return "competition %s already is the bundle: nothing to change" % competition_id
+    lines = ["competition %s differs from the bundle:" % competition_id]
+    for change in found:
+        lines.append("  %s %s: live %s -> bundle %s%s" % ("!" if change.refused else "~", change.where,
+                                                         _text(change.live), _text(change.wanted),
+                                                         " (not applied: %s)" % change.refused if change.refused
+                                                         else ""))
+    refused = [c for c in found if c.refused]
+    if applied is None:
+        lines.append("nothing was changed: rerun with --apply to make the %d change(s) marked ~"
+                     % (len(found) - len(refused)))
+    else:
+        lines.append("applied %d change(s) in %d call(s)%s" % (len(found) - len(refused), len(applied),
+                                                              "; %d refused (marked !)" % len(refused) if refused
+                                                              else ""))
+    return "\n".join(lines)
