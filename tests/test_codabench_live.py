@@ -1,0 +1,95 @@
+"""publish, submit and publish --update against a real Codabench (issue 22): the local one of
+tools/codabench_local (its own code, site and compute worker, on loopback), or any site given by CODABENCH_URL and
+CODABENCH_TOKEN. Skipped, saying why, when no site answers; CI does not run it.
+
+For every seeded task: publish the built bundle; the stored phases must be task.yaml's; submit the starting kit's
+sample to every phase (--even-if-closed: the seeded competitions' dates are past) and the site's scores must equal
+the local replay's; then publish --update a changed date and page, and read them back from the site."""
+import json
+import os
+import subprocess
+import sys
+import urllib.request
+import zipfile
+
+import pytest
+
+from codalab_bundles import codabench_api, taskdef
+from conftest import ROOT
+
+
+def _site():
+    url, token = os.environ.get("CODABENCH_URL"), os.environ.get("CODABENCH_TOKEN")
+    if not (url and token):
+        script = ROOT / "tools" / "codabench_local" / "token.sh"
+        if not script.is_file():
+            return None, None, "no CODABENCH_URL/CODABENCH_TOKEN and no tools/codabench_local/token.sh"
+        proc = subprocess.run(["bash", str(script)], capture_output=True, text=True)
+        found = dict(line.split("=", 1) for line in proc.stdout.splitlines() if "=" in line)
+        url, token = found.get("CODABENCH_URL"), found.get("CODABENCH_TOKEN")
+        if proc.returncode or not (url and token):
+            return None, None, "the local Codabench is not running (bash tools/codabench_local/start.sh starts it)"
+    try:
+        urllib.request.urlopen(url.rstrip("/") + "/api/competitions/front_page/", timeout=10).read()
+    except OSError as exc:
+        return None, None, "no Codabench answers at %s: %s" % (url, exc)
+    return url, token, None
+
+
+URL, TOKEN, WHY = _site()
+pytestmark = pytest.mark.skipif(URL is None, reason="needs a running Codabench: %s" % WHY)
+
+
+def _cli(*args):
+    env = dict(os.environ, CODABENCH_URL=URL or "", CODABENCH_TOKEN=TOKEN or "")
+    return subprocess.run([sys.executable, str(ROOT / "build_bundle.py")] + [str(a) for a in args],
+                          capture_output=True, text=True, env=env, timeout=3600)
+
+
+def _sample(bundle, split, folder):
+    with zipfile.ZipFile(str(bundle)) as archive:
+        kit = zipfile.ZipFile(__import__("io").BytesIO(archive.read("starting_kit_%s.zip" % split)))
+    path = folder / ("sample_%s.zip" % split)
+    path.write_bytes(kit.read("sample_submission.zip"))
+    return path
+
+
+@pytest.mark.parametrize("name", taskdef.task_names())
+def test_publish_and_score_every_phase_on_a_real_codabench(built_bundles, name, tmp_path):
+    bundle = built_bundles[name].codabench
+    proc = _cli("publish", bundle, "--json")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    published = json.loads(proc.stdout)
+    assert published["differences"] == []
+    task = taskdef.load_task(name)
+    assert [(n, s, e) for n, s, e in published["phases"]] == [
+        (p.label, str(p.start), p.end and str(p.end)) for p in task.phases]
+    for phase in task.phases:
+        sample = _sample(bundle, phase.split, tmp_path)
+        proc = _cli("submit", sample, "--competition", published["id"], "--phase", phase.number, "--even-if-closed",
+                    "--expect-replay", bundle, "--json")
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        result = json.loads(proc.stdout)
+        assert result["status"] == "Finished" and result["differences"] == []
+
+
+def test_update_a_live_competition(built_bundles, tmp_path):
+    from test_validate import rewrite
+    bundle = built_bundles["toxic-spans"].codabench
+    published = json.loads(_cli("publish", bundle, "--json").stdout)
+    same = _cli("publish", bundle, "--update", published["id"])
+    assert same.returncode == 0 and "already is the bundle: nothing to change" in same.stdout
+    changed = rewrite(bundle, tmp_path / "changed.zip",
+                      lambda y: y.replace('end: "2021-01-30 23:59:59"', 'end: "2021-01-29 23:59:59"'),
+                      {"overview.html": b"<p>The overview, changed.</p>\n"})
+    shown = _cli("publish", changed, "--update", published["id"])
+    assert shown.returncode == 1 and "~ phase 2 end" in shown.stdout and "~ page 1 (Overview)" in shown.stdout
+    applied = _cli("publish", changed, "--update", published["id"], "--apply")
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+    client = codabench_api.Client(URL, TOKEN)
+    live = client.call("reading", "GET", "/api/competitions/%s/" % published["id"])
+    phases = sorted(live["phases"], key=lambda p: p["index"])
+    assert phases[1]["end"].startswith("2021-01-29T23:59:59")
+    assert sorted(live["pages"], key=lambda p: p["index"])[0]["content"] == "<p>The overview, changed.</p>\n"
+    again = _cli("publish", changed, "--update", published["id"])
+    assert again.returncode == 0 and "nothing to change" in again.stdout
