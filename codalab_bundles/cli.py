@@ -194,6 +194,21 @@ def _limits(parser, args):
     return safe_zip.Limits(args.max_extract_mb * safe_zip.MIB, args.max_entries, args.max_ratio)
 
 
+def _add_docker_options(parser, what):
+    parser.add_argument("--docker", action="store_true", help="run %s in Docker as the worker does (default: with "
+                        "this machine's python3)" % what)
+    parser.add_argument("--image", help="with --docker: this image instead of the bundle's (e.g. the offline "
+                        "stand-in codalab-replay/standin:bullseye)")
+    parser.add_argument("--network", action="store_true",
+                        help="with --docker: leave the container's network on, as the real workers do")
+
+
+def _executor(parser, args):
+    if (args.image or args.network) and not args.docker:
+        parser.error("--image and --network go with --docker")
+    return replay.DockerExecutor(args.image, args.network) if args.docker else None
+
+
 def replay_main(argv):
     parser = argparse.ArgumentParser(prog="%s replay" % COMMAND,
                                      description="Replay a bundle's scoring step as the platform's worker would.")
@@ -204,18 +219,11 @@ def replay_main(argv):
     parser.add_argument("--keep", action="store_true", help="keep the run directory and print its path")
     parser.add_argument("--platform", choices=sorted(replay.WORKERS), default="codabench",
                         help="the worker to emulate (default: codabench; codalab: the v1.5 worker)")
-    parser.add_argument("--docker", action="store_true",
-                        help="run the program in Docker as the worker does (default: with this machine's python3)")
-    parser.add_argument("--image", help="with --docker: this image instead of the bundle's (e.g. the offline "
-                        "stand-in codalab-replay/standin:bullseye)")
-    parser.add_argument("--network", action="store_true",
-                        help="with --docker: leave the container's network on, as the real workers do")
+    _add_docker_options(parser, "the program")
     _add_limit_options(parser)
     args = parser.parse_intermixed_args(argv)  # the submission may come after the options
     limits = _limits(parser, args)
-    if (args.image or args.network) and not args.docker:
-        parser.error("--image and --network go with --docker")
-    executor = replay.DockerExecutor(args.image, args.network) if args.docker else None
+    executor = _executor(parser, args)
     try:
         report = replay.replay(args.bundle, args.submission, args.phase, keep=args.keep, platform=args.platform,
                                executor=executor, limits=limits)
@@ -241,22 +249,31 @@ def validate_main(argv):
                         help="where it will be uploaded (default: codabench; both: also self-hosted CodaLab v1.5)")
     parser.add_argument("--no-replay", action="store_true", help="do not replay the starting kits' samples")
     parser.add_argument("--json", action="store_true", help="print the findings as one JSON object")
+    parser.add_argument("--quiet", action="store_true", help="print only the bundles with something to fix, and "
+                        "the summary")
+    _add_docker_options(parser, "the starting kits' samples")
     _add_limit_options(parser)
-    args = parser.parse_args(argv)
+    args = parser.parse_intermixed_args(argv)
     limits = _limits(parser, args)
+    executor = _executor(parser, args)
     platforms = None if args.platform is None else (
         validate.PLATFORMS if args.platform == "both" else (args.platform,))
     status = 0
     results = {}
     for path in args.bundle:
-        version, findings = validate.validate(path, platforms, replay=not args.no_replay, limits=limits)
-        results[path] = {"version": version, "passed": validate.passed(findings),
-                         "findings": [f.as_dict() for f in findings]}
-        if not args.json:
+        version, findings = validate.validate(path, platforms, replay=not args.no_replay, limits=limits,
+                                              executor=executor)
+        passed = validate.passed(findings)
+        results[path] = {"version": version, "passed": passed, "findings": [f.as_dict() for f in findings]}
+        if not args.json and not (args.quiet and passed):
             print(validate.format_findings(path, version, findings))
-        status = status or (0 if validate.passed(findings) else 1)
+        status = status or (0 if passed else 1)
     if args.json:
         print(json.dumps(results, sort_keys=True))
+    elif len(args.bundle) > 1 or args.quiet:
+        failing = sum(1 for r in results.values() if not r["passed"])
+        print("%d bundle(s): %d with nothing to change, %d with findings to fix" % (
+            len(results), len(results) - failing, failing))
     return status
 
 
@@ -279,12 +296,14 @@ def migrate_main(argv):
     parser.add_argument("--no-check", action="store_true", help="do not validate or replay the new bundle")
     parser.add_argument("--json", action="store_true", help="print the report (or, with several inputs, the "
                         "summary and every report) as one JSON object")
-    args = parser.parse_args(argv)
+    _add_docker_options(parser, "the scoring program's check")
+    args = parser.parse_intermixed_args(argv)
     if args.output and (args.out or len(args.bundle) > 1):
         parser.error("-o names one output: with several bundles (or --out), use --out DIR")
     if len(args.bundle) > 1 and not args.out:
         parser.error("several bundles: give --out DIR for the migrated bundles and their reports")
-    options = dict(wrap_scores=args.wrap_scores, submission=args.submission, check=not args.no_check)
+    options = dict(wrap_scores=args.wrap_scores, submission=args.submission, check=not args.no_check,
+                   executor=_executor(parser, args))
     if not args.out:
         try:
             report = migrate.migrate(args.bundle[0], args.output, **options)
@@ -334,11 +353,15 @@ def rescore_main(argv):
                         "(default: the number of CPUs)")
     parser.add_argument("-o", "--output", default="leaderboard.csv",
                         help="the CSV to write (default: leaderboard.csv); the HTML goes beside it")
-    args = parser.parse_args(argv)
+    args = parser.parse_intermixed_args(argv)
+    folder = os.path.dirname(os.path.abspath(args.output))
+    if not os.path.isdir(folder):  # said now, not after all the scoring
+        parser.error("-o %s: the folder %s does not exist" % (args.output, folder))
+    skipped = []
     try:
         bundle_title = replay.Bundle(args.bundle).spec.get("title") or args.bundle
         columns, ranking, rows = rescore.rescore(args.bundle, args.submissions, args.phase, args.jobs,
-                                                 progress_stream=sys.stderr)
+                                                 progress_stream=sys.stderr, skipped=skipped)
         page = rescore.write(args.output, "%s: rescored submissions" % bundle_title, columns, ranking, rows)
     except (rescore.RescoreError, replay.ReplayError, OSError) as exc:
         print("rescore: %s" % exc, file=sys.stderr)
@@ -348,6 +371,9 @@ def rescore_main(argv):
         len(rows) - len(failed), len(failed), ranking.key, ranking.sorting, args.output, page))
     for row in failed:
         print("  %s: %s: %s" % (row["submission"], row["status"], row["error"]))
+    for path in skipped:
+        print("  skipped %s: not a zip (a folder of zips is read for its zips; give an unzipped submission's "
+              "folder on its own)" % path)
     return 1 if failed else 0
 
 

@@ -137,6 +137,25 @@ def run_container(argv, time_limit, stdout_path, stderr_path, timeout_message=TI
     return TIMEOUT_EXIT_CODE, time.time() - started, True
 
 
+DOCKER_FAILED = 125  # docker run's exit status when the container could not be created or started
+STANDIN_IMAGE = "codalab-replay/standin:bullseye"  # tools/docker/build_standin_image.sh builds it offline
+
+
+def explain_failure(image, said):
+    """What went wrong on Docker's side (not in the scoring program), from the lines docker run printed."""
+    text = " ".join(said)
+    errors = [line for line in said if line.startswith("docker:") or "Error" in line]  # not the --help hint
+    last = (errors or said or ["docker run failed with exit status %d" % DOCKER_FAILED])[-1]
+    if "Unable to find image" in text or "pull access denied" in text or "manifest unknown" in text or \
+            "not found" in text and "image" in text.lower():
+        return ("the image %s is not on this machine and could not be pulled (%s), so the scoring program never "
+                "ran: pull it where the registry is reachable, or give another image with --image (for example "
+                "the offline stand-in %s)" % (image, last, STANDIN_IMAGE))
+    if "Cannot connect to the Docker daemon" in text or "Is the docker daemon running" in text:
+        return "the Docker engine is not running (%s): start it, or replay without --docker" % last
+    return "Docker could not start the container, so the scoring program never ran: %s" % last
+
+
 def engine_available():
     """(True, "Docker engine <version>") when the engine answers, else (False, why not)."""
     code, output = _docker("info", "--format", "{{.ServerVersion}}")

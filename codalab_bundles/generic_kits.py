@@ -11,6 +11,7 @@ import io
 import json
 import random
 import shutil
+import sys
 import tempfile
 import zlib
 from pathlib import Path
@@ -38,6 +39,21 @@ def program_config(program_dir):
     """The scoring.json of the task's program folder (scoring_programs/<task>/) with every default filled in."""
     path = Path(program_dir) / "scoring.json"
     return generic_config().with_defaults(json.loads(path.read_text(encoding="utf-8")))
+
+
+def gold_problem(kind, program, files):
+    """What the generic scoring program says of gold ``files`` ({name: bytes}) as one split's reference data, or
+    None: the message an organizer would otherwise meet at build time, as a Python exception."""
+    module = loading.scoring_module("generic", "generic_%s" % kind, resources.GENERIC.parent)
+    runtime = sys.modules["scoring_runtime"]  # the scoring runtime the module imported
+    with tempfile.TemporaryDirectory(prefix="gold-check-") as folder:
+        for name, data in files.items():
+            Path(folder, name).write_bytes(data)
+        try:
+            module.read_gold(folder, program)
+        except (runtime.ReferenceDataError, runtime.SubmissionError) as exc:
+            return str(exc)
+    return None
 
 
 def _render(name, **context):

@@ -38,8 +38,8 @@ def _text(value):
 
 
 def _read_text(archive, name):
-    # Codabench opens pages in text mode: universal newlines
-    return archive.read(name).decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    # Codabench opens pages in text mode (universal newlines), and its serializers trim the text (DRF's CharField)
+    return archive.read(name).decode("utf-8").replace("\r\n", "\n").replace("\r", "\n").strip()
 
 
 def bundle_view(path):
@@ -54,10 +54,11 @@ def bundle_view(path):
             view = {"start": phase.start.stored, "end": phase.end.stored}
             for key, live_key in PHASE_FIELDS:
                 default = {"max_submissions_per_day": 5, "max_submissions": 100, "execution_time_limit": 600}.get(key)
-                view[live_key] = source.get(key, default) if key != "description" else (source.get(key) or "")
+                view[live_key] = source.get(key, default) if key not in ("name", "description") else \
+                    (source.get(key) or "").strip()
             phases.append(view)
         board = (spec.get("leaderboards") or [{}])[0]
-        return {"title": spec.get("title"), "description": spec.get("description") or "",
+        return {"title": (spec.get("title") or "").strip(), "description": (spec.get("description") or "").strip(),
                 "terms": _read_text(archive, spec["terms"]),
                 "pages": [(p.get("title"), _read_text(archive, p["file"])) for p in spec.get("pages") or []],
                 "phases": phases,
@@ -70,13 +71,16 @@ def live_view(competition):
     for phase in sorted(competition.get("phases") or [], key=lambda p: p.get("index", 0)):
         view = {"id": phase.get("id"), "start": _instant(phase.get("start")), "end": _instant(phase.get("end"))}
         for _, live_key in PHASE_FIELDS:
-            view[live_key] = phase.get(live_key) if live_key != "description" else (phase.get(live_key) or "")
+            view[live_key] = phase.get(live_key) if live_key not in ("name", "description") else \
+                (phase.get(live_key) or "").strip()
         phases.append(view)
     boards = competition.get("leaderboards") or [{}]
     columns = sorted((boards[0] or {}).get("columns") or [], key=lambda c: c.get("index", 0))
     pages = sorted(competition.get("pages") or [], key=lambda p: p.get("index", 0))
-    return {"title": competition.get("title"), "description": competition.get("description") or "",
-            "terms": competition.get("terms") or "", "pages": [(p.get("title"), p.get("content") or "") for p in pages],
+    return {"title": (competition.get("title") or "").strip(),
+            "description": (competition.get("description") or "").strip(),
+            "terms": (competition.get("terms") or "").strip(),
+            "pages": [(p.get("title"), (p.get("content") or "").strip()) for p in pages],
             "page_ids": [p.get("id") for p in pages], "phases": phases,
             "columns": [(c.get("key"), c.get("title"), c.get("index"), c.get("sorting"), c.get("precision"))
                         for c in columns],

@@ -26,6 +26,7 @@ class Report(object):
         self.leaderboard = {}
         self.checks = []     # {where, status, scores, message}: replays of the programs under Codabench
         self.imports = None  # whether Codabench would import the new bundle (validate finds no error), once checked
+        self.ran_with = None  # where the scoring program was replayed: this machine's python3, or a Docker image
 
     def add(self, kind, where, message, breaks=INCOMPLETE):
         item = {"kind": kind, "where": where, "message": message}
@@ -49,6 +50,7 @@ class Report(object):
         return {"source": self.source, "output": self.target, "schedule": self.schedule, "tasks": self.tasks,
                 "leaderboard": self.leaderboard, "changes": self.of(CHANGE), "losses": self.of(LOSS),
                 "manual": self.of(MANUAL), "notes": self.of(NOTE), "checks": self.checks, "imports": self.imports,
+                "ran_with": self.ran_with,
                 "exit_status": self.exit_status}
 
 
@@ -69,7 +71,8 @@ def format_report(report, command="python3 build_bundle.py"):
         lines.append("%s: %s" % (title, len(items) if items else "none"))
         lines.extend("  - %s: %s" % (item["where"], item["message"]) for item in items)
     lines.append("")
-    lines.append("Scoring program under the Codabench worker:")
+    lines.append("Scoring program under the Codabench worker%s:" % (", run with %s" % report.ran_with
+                                                                     if report.ran_with else ""))
     if not report.checks:
         lines.append("  (not replayed)")
     for check in report.checks:

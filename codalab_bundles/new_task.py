@@ -47,8 +47,10 @@ def _gold_layout(kind, gold_dir, program):
     """{split: {file name: bytes}} from the organizer's folder: dev/ and test/ subfolders, or one gold file that
     is split by id (about 20% for development). Also returns the reference file name to configure."""
     gold_dir = Path(gold_dir)
+    if gold_dir.is_file():  # one gold file, split by id
+        return _split_one_file(kind, gold_dir, program)
     if not gold_dir.is_dir():
-        raise NewTaskError("--gold-dir %s is not a folder" % gold_dir)
+        raise NewTaskError("--gold-dir %s is neither a folder nor a file" % gold_dir)
     if all((gold_dir / split).is_dir() for split in SPLITS):
         layout = dict((split, dict((p.name, p.read_bytes()) for p in sorted((gold_dir / split).iterdir())
                                    if p.is_file())) for split in SPLITS)
@@ -61,12 +63,20 @@ def _gold_layout(kind, gold_dir, program):
     if len(files) != 1:
         raise NewTaskError("--gold-dir %s must hold one gold file (or dev/ and test/ folders), found %d files"
                            % (gold_dir, len(files)))
+    return _split_one_file(kind, files[0], program)
+
+
+def _split_one_file(kind, path, program):
+    program = dict(program, reference=path.name)
+    problem = generic_kits.gold_problem(kind, program, {path.name: path.read_bytes()})
+    if problem:  # checked whole, so that lines are the file's own
+        raise NewTaskError("the gold: %s" % problem)
     try:
-        parts = generic_kits.split_gold(kind, files[0], program)
+        parts = generic_kits.split_gold(kind, path, program)
     except (ValueError, OSError, UnicodeDecodeError) as exc:
-        raise NewTaskError("%s: %s" % (files[0], exc))
+        raise NewTaskError("%s: %s" % (path, exc))
     return (dict((split, dict((n, t.encode("utf-8")) for n, t in files_.items())) for split, files_ in parts.items()),
-            files[0].name)
+            path.name)
 
 
 def _example(kind):
@@ -131,6 +141,10 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
     if problems:
         raise NewTaskError("scoring.json would be wrong: %s" % "; ".join(problems))
     program = config_module.with_defaults(config)
+    for split, files in sorted((layout or {}).items()):
+        problem = generic_kits.gold_problem(kind, program, files)
+        if problem:  # the scoring program's own message, before anything is written
+            raise NewTaskError("the %s gold: %s" % (split, problem))
     bundle, program_dir, reference_dir = folders
     written = []
 
@@ -205,10 +219,15 @@ def new_main(argv, command="codalab-bundles", default_folder=None):
         return 2
     for path in written:
         print("wrote %s" % _shown(path))
-    into = "" if folder == Path.cwd() else "cd %s && " % _shown(folder)
-    build_command = "%s build" % command if default_folder is None else "%s --task %s" % (command, args.name)
-    print("next: %s%s && %s validate dist/%s.zip && %s replay dist/%s.zip" % (
-        into, build_command, command, args.name, command, args.name))
+    if default_folder is not None and folder == Path(default_folder).resolve():  # this repository's own tasks
+        print("next: %s --task %s && %s validate dist/%s.zip && %s replay dist/%s.zip" % (
+            command, args.name, command, args.name, command, args.name))
+    elif folder == Path.cwd():
+        print("next: %s build && %s validate dist/%s.zip && %s replay dist/%s.zip" % (
+            command, command, args.name, command, args.name))
+    else:
+        print("next: cd %s && %s build && %s validate dist/%s.zip && %s replay dist/%s.zip" % (
+            _shown(folder), command, command, args.name, command, args.name))
     return 0
 
 

@@ -66,14 +66,15 @@ def _show(value):
     return value.strftime("%Y-%m-%d %H:%M:%S UTC") if isinstance(value, datetime.datetime) else repr(value)
 
 
-def upload(client, path, kind, progress=None):
-    """Create a dataset of ``kind`` for the file at ``path``, upload it, mark it complete; returns (dataset key,
-    the completion answer). On failure after the dataset exists, the ApiError's text says how to remove it."""
+def upload(client, path, kind, progress=None, **fields):
+    """Create a dataset of ``kind`` for the file at ``path`` (and ``fields``, e.g. a submission's competition),
+    upload it, mark it complete; returns (dataset key, the completion answer). On failure after the dataset exists,
+    the ApiError's text says how to remove it."""
     name = os.path.basename(str(path))
     with open(str(path), "rb") as handle:
         data = handle.read()
     created = client.call("creating the %s dataset" % kind, "POST", "/api/datasets/",
-                          {"type": kind, "request_sassy_file_name": name, "file_name": name, "file_size": len(data)})
+                          dict(fields, type=kind, request_sassy_file_name=name, file_name=name, file_size=len(data)))
     key = created.get("key")
     try:
         client.upload("uploading %s to storage" % name, created["sassy_url"], data, "application/zip", progress)

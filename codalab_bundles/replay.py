@@ -7,6 +7,7 @@ parser (and, for comparison, Codabench's).
 """
 import io
 import os
+import platform as platform_module
 import shlex
 import signal
 import subprocess
@@ -17,6 +18,7 @@ import zipfile
 import yaml
 
 from . import docker_run
+from . import pack
 from . import safe_zip
 from . import scores as score_parsers
 from .docker_run import TIME_LIMIT_MESSAGE
@@ -441,6 +443,8 @@ def _read_submission(bundle, phase, submission, limits):
             raise ReplayError("phase %s has no starting kit with a sample_submission.zip: give a submission zip"
                               % phase.number)
         return data, "%s (starting kit sample_submission.zip)" % phase.starting_kit
+    if os.path.isdir(str(submission)):  # an unzipped submission: zipped as a participant would (its files, no folder)
+        return pack.zip_directory(str(submission)), "%s (the folder's files, zipped)" % submission
     if os.path.getsize(str(submission)) > limits.max_bytes:
         raise ReplayError("%s is larger than %d bytes, the extraction limit" % (submission, limits.max_bytes))
     with open(str(submission), "rb") as handle:
@@ -570,6 +574,13 @@ def replay(bundle_path, submission=None, phase_number=None, temp_dir=None, keep=
             safe_zip.remove_tree(holder)
 
 
+def ran_with(executor):
+    """Where a replay's program ran, for reports: this machine's interpreter or a Docker image."""
+    if executor is not None and getattr(executor, "image", None):
+        return "the Docker image %s" % executor.image
+    return "this machine's python3 (Python %s), not the platform's image" % platform_module.python_version()
+
+
 class LocalExecutor(object):
     """Runs the program with this machine's interpreter, in the worker's working directory."""
 
@@ -615,8 +626,14 @@ class DockerExecutor(object):
         else:
             tokens = worker.tokens(run, command, in_container=True)
             argv = docker_run.codabench_docker_argv(run.root, self.image, tokens, network=self.network)
+        before = os.path.getsize(run.stderr) if os.path.exists(run.stderr) else 0
         code, elapsed, timed_out = docker_run.run_container(argv, time_limit, run.stdout, run.stderr,
                                                             worker.timeout_message)
+        if code == docker_run.DOCKER_FAILED:  # docker run's own error: the program never started
+            with open(run.stderr, "rb") as handle:
+                handle.seek(before)
+                said = [line for line in handle.read().decode("utf-8", "replace").splitlines() if line.strip()]
+            raise ReplayError(docker_run.explain_failure(self.image, said))
         return code, elapsed, timed_out, " ".join(argv)
 
 
@@ -652,7 +669,7 @@ def format_report(report):
         else:
             lines.append("%s would read the same scores (to the 10 decimals both platforms store)."
                          % other["platform"])
-    if report["detailed_results"]:
+    if report["detailed_results"] and report["run_dir"]:  # without --keep the run folder is gone already
         lines.append("detailed results: %s" % report["detailed_results"])
     stderr = report["stderr"].rstrip()
     lines.append("stderr (what the participant sees under 'View scoring error log'):")

@@ -67,9 +67,9 @@ def _indexes(value):
     return list(value or [])
 
 
-def collect(paths, workdir):
+def collect(paths, workdir, skipped=None):
     """[(name, zip path)] for the arguments: zip files; folders of zips; or a folder that is one submission (no zip
-    inside), zipped into ``workdir``."""
+    inside), zipped into ``workdir``. What a folder of zips holds besides its zips is listed in ``skipped``."""
     found = []
     for path in paths:
         path = str(path)
@@ -80,6 +80,9 @@ def collect(paths, workdir):
                           and os.path.isfile(os.path.join(path, n)))
             if zips:
                 found.extend((n, os.path.join(path, n)) for n in zips)
+                if skipped is not None:
+                    skipped.extend(os.path.join(path, n) + ("/" if os.path.isdir(os.path.join(path, n)) else "")
+                                   for n in sorted(os.listdir(path)) if n not in zips)
             else:
                 name = os.path.basename(os.path.normpath(path))
                 target = os.path.join(workdir, "%d-%s.zip" % (len(found), name))
@@ -160,14 +163,15 @@ def rank(rows, ranking):
     return ordered
 
 
-def rescore(bundle_path, submissions, phase=None, jobs=1, progress_stream=None):
-    """Score every submission; returns ([Column], ranking Column, [row]) with rows ranked."""
+def rescore(bundle_path, submissions, phase=None, jobs=1, progress_stream=None, skipped=None):
+    """Score every submission; returns ([Column], ranking Column, [row]) with rows ranked. What folders of zips hold
+    besides zips is added to ``skipped``."""
     bundle = replay.Bundle(bundle_path)
     number = bundle.phase(phase).number
     columns, ranking = leaderboard(bundle)
     computed = [c for c in columns if c.computation in COMPUTATIONS and c.fields]
     with tempfile.TemporaryDirectory(prefix="rescore-") as workdir:
-        found = collect(submissions, workdir)
+        found = collect(submissions, workdir, skipped)
         progress = Progress(len(found), progress_stream) if progress_stream else None
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             rows = list(pool.map(lambda item: _score_one(bundle_path, number, item[0], item[1], computed, progress),

@@ -14,6 +14,7 @@ from .publish import _instant, _show, upload
 
 DONE = ("Finished", "Failed", "Cancelled")
 SCORING_TIMEOUT = 1800  # seconds: a phase's own limit is at most 600 s on the default queue; queues add waiting
+SCORES_TIMEOUT = 20  # seconds the scores may trail the Finished status
 
 
 class SubmitError(Exception):
@@ -50,7 +51,7 @@ def submit(client, path, competition_id, phase_number, progress=None, timeout=SC
         raise SubmitError("phase %d (%s) is closed: %s; participants cannot submit to it now (an organizer's "
                           "rehearsal: --even-if-closed)" % (phase_number, phase.get("name"), why))
     say("submitting %s to phase %d (%s) of %s" % (path, phase_number, phase.get("name"), competition.get("title")))
-    key, _ = upload(client, path, "submission")
+    key, _ = upload(client, path, "submission", competition=competition_id)
     created = client.call("creating the submission", "POST", "/api/submissions/", {"phase": phase["id"], "data": key})
     submission_id = created.get("id")
     say("submission %s created; waiting for the compute worker" % submission_id)
@@ -65,16 +66,41 @@ def submit(client, path, competition_id, phase_number, progress=None, timeout=SC
 
     found = wait_for("waiting for submission %s to be scored" % submission_id, poll,
                      lambda s: s.get("status") in DONE, timeout)
+    if found.get("status") == "Finished":
+        # the site stores the scores one by one, and may say Finished before the last: wait for every column
+        expected = _score_keys(competition)
+        try:
+            found = wait_for("waiting for the scores of submission %s" % submission_id, poll,
+                             lambda s: expected <= set(c.get("column_key") for c in s.get("scores") or []),
+                             SCORES_TIMEOUT, interval=1.0)
+        except ApiError:
+            pass  # a column the program never writes: what was stored is reported
     scores = dict((s["column_key"], float(s["score"])) for s in found.get("scores") or [] if s.get("column_key"))
     row = None
     if found.get("status") == "Finished":
         try:
+            if not found.get("on_leaderboard") and _rule(competition) == "Add":
+                # the participant's "add to the leaderboard": with rule Add nothing gets there by itself
+                client.call("putting the submission on the leaderboard", "POST",
+                            "/api/submissions/%s/submission_leaderboard_connection/" % submission_id, {})
+                say("  put on the leaderboard (its rule is Add: the participant chooses)")
             board = client.call("reading the leaderboard", "GET", "/api/phases/%s/get_leaderboard/" % phase["id"])
             row = _row(board, submission_id)
         except ApiError as exc:
             say("  (the leaderboard could not be read: %s)" % exc)
     return {"id": submission_id, "phase": phase.get("name"), "status": found.get("status"),
             "details": found.get("status_details") or "", "scores": scores, "row": row}
+
+
+def _score_keys(competition):
+    """The keys of the leaderboard's columns the program writes (not those the site computes)."""
+    board = (competition.get("leaderboards") or [{}])[0] or {}
+    return set(c.get("key") for c in board.get("columns") or [] if not c.get("computation"))
+
+
+def _rule(competition):
+    boards = competition.get("leaderboards") or [{}]
+    return (boards[0] or {}).get("submission_rule")
 
 
 def _row(board, submission_id):
@@ -102,8 +128,9 @@ def format_submitted(result, diffs=None):
     for key, value in result["scores"].items():
         lines.append("  %s: %r" % (key, value))
     if result["row"] is not None:
-        lines.append("leaderboard row: %s" % ", ".join("%s=%s" % (k, v) for k, v in sorted(result["row"].items())
-                                                      if k in ("owner", "id", "parent", "scores", "rank")))
+        shown = ", ".join("%s=%s" % (s.get("column_key"), s.get("score")) for s in result["row"].get("scores") or [])
+        lines.append("leaderboard row: %s, by %s: %s" % (result["row"].get("id"), result["row"].get("owner"),
+                                                         shown or "no score"))
     elif result["status"] == "Finished":
         lines.append("not on the leaderboard (the leaderboard's submission rule may need the participant to add it)")
     if diffs is not None:

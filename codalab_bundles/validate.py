@@ -703,6 +703,7 @@ def sample_replays(ctx, platform):
                 None)
         return
     seen = set()
+    computed = bundle.columns()[1]
     for phase in bundle.phases:
         key = (phase.scoring_program, phase.reference_data, phase.starting_kit)
         if key in seen or not phase.starting_kit:
@@ -713,17 +714,21 @@ def sample_replays(ctx, platform):
             if bundle.sample_submission(phase) is None:
                 ctx.add("note", platform, "replay", where, "the starting kit has no sample_submission.zip to replay")
                 continue
-            report = replays.replay(ctx.path, None, phase.number, platform=platform, limits=ctx.limits)
+            report = replays.replay(ctx.path, None, phase.number, platform=platform, limits=ctx.limits,
+                                    executor=ctx.executor)
         except (replays.ReplayError, zipfile.BadZipFile, OSError) as exc:
             ctx.add("error", platform, "replay", where, "the scoring step could not run: %s" % exc, None)
             continue
         if report["status"] != "Finished":
-            ctx.add("error", platform, "replay", where, "the starting kit's sample submission fails: %s; stderr: %s"
-                    % (report["reason"], report["stderr"].strip()[-300:]), "fix the scoring program or the kit")
+            ctx.add("error", platform, "replay", where, "the starting kit's sample submission fails (run with %s): %s; "
+                    "stderr: %s" % (replays.ran_with(ctx.executor), report["reason"], report["stderr"].strip()[-300:]),
+                    "fix the scoring program or the kit%s" % ("" if ctx.executor else "; or check it in the "
+                                                              "platform's image with --docker"))
             continue
-        if report["columns_without_score"]:
+        empty = [key for key in report["columns_without_score"] if key not in computed]
+        if empty:  # a computed column is filled by the site from the others
             ctx.add("warning", platform, "replay", where, "the sample submission's scores leave columns %s empty"
-                    % ", ".join(report["columns_without_score"]), "write these keys, or remove the columns")
+                    % ", ".join(empty), "write these keys, or remove the columns")
         if report["keys_without_column"]:
             ctx.add("note", platform, "replay", where, "score keys %s match no column and are dropped"
                     % ", ".join(report["keys_without_column"]))
@@ -784,7 +789,7 @@ def _unsafe_entries(path, archive, platforms, limits):
     return []
 
 
-def validate(path, platforms=None, replay=True, limits=None):
+def validate(path, platforms=None, replay=True, limits=None, executor=None):
     """Check a bundle. Returns (version, findings); ``platforms`` defaults to Codabench, where bundles go now.
     ``limits`` (safe_zip.Limits) bounds what is read from the bundle and extracted by the sample replays."""
     path = str(path)
@@ -821,6 +826,7 @@ def validate(path, platforms=None, replay=True, limits=None):
         chosen = list(platforms)
         ctx = Context(path, archive, spec, version, limits)
         ctx.findings = findings
+        ctx.executor = executor  # how the sample replays run: this machine's python3 (None), or replay.DockerExecutor
         name = path.replace("\\", "/").rsplit("/", 1)[-1]
         if "codabench" in chosen and len(name) > MAX_BUNDLE_FILE_NAME:
             ctx.add("error", "codabench", "zip", "(zip)", "the file name %s has %d characters: Codabench's upload "

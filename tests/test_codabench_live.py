@@ -24,7 +24,10 @@ def _site():
         script = ROOT / "tools" / "codabench_local" / "token.sh"
         if not script.is_file():
             return None, None, "no CODABENCH_URL/CODABENCH_TOKEN and no tools/codabench_local/token.sh"
-        proc = subprocess.run(["bash", str(script)], capture_output=True, text=True)
+        try:
+            proc = subprocess.run(["bash", str(script)], capture_output=True, text=True, timeout=120)
+        except subprocess.TimeoutExpired:
+            return None, None, "tools/codabench_local/token.sh did not answer in 120 s"
         found = dict(line.split("=", 1) for line in proc.stdout.splitlines() if "=" in line)
         url, token = found.get("CODABENCH_URL"), found.get("CODABENCH_TOKEN")
         if proc.returncode or not (url and token):
@@ -90,6 +93,29 @@ def test_update_a_live_competition(built_bundles, tmp_path):
     live = client.call("reading", "GET", "/api/competitions/%s/" % published["id"])
     phases = sorted(live["phases"], key=lambda p: p["index"])
     assert phases[1]["end"].startswith("2021-01-29T23:59:59")
-    assert sorted(live["pages"], key=lambda p: p["index"])[0]["content"] == "<p>The overview, changed.</p>\n"
+    assert sorted(live["pages"], key=lambda p: p["index"])[0]["content"] == "<p>The overview, changed.</p>"
     again = _cli("publish", changed, "--update", published["id"])
     assert again.returncode == 0 and "nothing to change" in again.stdout
+
+
+def test_bad_input_gets_the_step_the_status_and_codabenchs_words(built_bundles, tmp_path):
+    from test_validate import rewrite
+    bundle = built_bundles["toxic-spans"].codabench
+    env_token = TOKEN
+    try:
+        globals()["TOKEN"] = "not-a-token"
+        proc = _cli("publish", bundle)
+    finally:
+        globals()["TOKEN"] = env_token
+    assert proc.returncode == 2
+    assert "publish: creating the competition_bundle dataset: HTTP 403: Invalid token." in proc.stderr
+    assert "not-a-token" not in proc.stdout + proc.stderr
+    refused = rewrite(bundle, tmp_path / "refused.zip", None, {"overview.html": b""})
+    proc = _cli("publish", refused)
+    assert proc.returncode == 2
+    assert "Codabench refused the bundle: Page 'overview.html' is empty, it must contain content." in proc.stderr
+    published = json.loads(_cli("publish", bundle, "--json").stdout)
+    sample = _sample(bundle, "test", tmp_path)
+    proc = _cli("submit", sample, "--competition", published["id"], "--phase", 2)
+    assert proc.returncode == 2 and "phase 2 (Evaluation) is closed: it ended at 2021-01-30 23:59:59 UTC" \
+        in proc.stderr

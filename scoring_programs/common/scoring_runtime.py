@@ -57,14 +57,17 @@ class Result(object):
     scores: list of (key, value) pairs, in leaderboard order.
     html: ``detailed_results.html`` (see report_html.page) when the gold is public; None for no detailed page.
     notes: lines printed on standard output after the scores (what was scored, what was skipped).
+    warnings: lines printed on standard error (what participants see on the platform) for a submission that is
+        scored but may not be what its author meant.
     hidden_gold_html: the page when the gold is not public, following HIDDEN_GOLD_RULE; None: a page with the
         scores only. ``main`` picks the page, so no task can show a hidden gold by forgetting to check.
     """
 
-    def __init__(self, scores, html=None, notes=(), hidden_gold_html=None):
+    def __init__(self, scores, html=None, notes=(), hidden_gold_html=None, warnings=()):
         self.scores = list(scores)
         self.html = html
         self.notes = list(notes)
+        self.warnings = list(warnings)
         self.hidden_gold_html = hidden_gold_html
 
 
@@ -500,6 +503,9 @@ def main(score, title="Scoring", argv=None):
         for note in result.notes:
             sys.stdout.write(note + "\n")
         sys.stdout.flush()
+        for warning in result.warnings:
+            sys.stderr.write("Warning: %s\n" % warning)
+        sys.stderr.flush()
         return 0
     gc.enable()
     sys.stderr.write(message.rstrip() + "\n")

@@ -8,7 +8,7 @@ from collections import Counter
 
 from class_f1 import class_counts, macro_f1_of
 from report_html import paragraph, section, table
-from scoring_runtime import ReferenceDataError, SubmissionError
+from scoring_runtime import ReferenceDataError, SubmissionError, quote
 
 from generic_result import make_result, scores_section
 from generic_table import read_gold_csv, read_submission_csv
@@ -44,12 +44,35 @@ def metrics(gold, predicted):
     return values, counts
 
 
+def read_gold(ref_dir, config):
+    """{id: label} of the gold; ReferenceDataError naming the file, line and problem (``new`` checks with it)."""
+    gold_table, gold_label = read_gold_csv(ref_dir, config, [config["label_column"]])
+    return cell_values(gold_table, gold_label, ReferenceDataError, "label")
+
+
+def _unknown_labels(predicted, gold, table, label, config):
+    """Predicted labels that no gold item has: each becomes a class of its own in the macro averages, so they
+    lower macro-F1 without a word unless said. Refused when scoring.json says unknown_labels: "refuse". The labels
+    quoted are the participant's own, never the gold's."""
+    known = set(gold.values())
+    unknown = sorted(set(v for v in predicted.values() if v not in known))
+    if not unknown:
+        return []
+    first = min(table[key][0] for key, value in predicted.items() if value in unknown)
+    shown = ", ".join(quote(v) for v in unknown[:5]) + (" and %d more" % (len(unknown) - 5) if len(unknown) > 5 else "")
+    what = ("%s: %d label(s) no gold item has, first on line %d: %s; each counts as a class of its own in the macro "
+            "averages" % (label, len(unknown), first, shown))
+    if config.get("unknown_labels", "warn") == "refuse":
+        raise SubmissionError(what + " (this task accepts only the gold's labels)")
+    return [what]
+
+
 def score(ref_dir, res_dir, config):
     column = config["label_column"]
-    gold_table, gold_label = read_gold_csv(ref_dir, config, [column])
-    gold = cell_values(gold_table, gold_label, ReferenceDataError, "label")
+    gold = read_gold(ref_dir, config)
     table, label = read_submission_csv(res_dir, config, [column], gold)
     predicted = cell_values(table, label, SubmissionError, "label")
+    warnings = _unknown_labels(predicted, gold, table, label, config)
     ids = list(gold)
     gold_labels, predicted_labels = [gold[k] for k in ids], [predicted[k] for k in ids]
     values, counts = metrics(gold_labels, predicted_labels)
@@ -57,7 +80,7 @@ def score(ref_dir, res_dir, config):
 
     def render(scores, gold_public):
         return _page(scores, counts, confusions, len(ids), gold_public)
-    return make_result(config, values, render, ["scored %d ids" % len(ids)])
+    return make_result(config, values, render, ["scored %d ids" % len(ids)], warnings)
 
 
 def _page(scores, counts, confusions, items, gold_public):

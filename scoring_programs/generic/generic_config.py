@@ -25,7 +25,7 @@ _COMMON = {"kind": None, "reference": None, "submission": None, "keys": None, "t
 # Fields of each kind and their defaults (None: no default).
 FIELDS = {
     "classification": dict(_COMMON, reference="gold.csv", submission="predictions.csv",
-                           id_column="id", label_column="label"),
+                           id_column="id", label_column="label", unknown_labels="warn"),
     "multilabel": dict(_COMMON, reference="gold.csv", submission="predictions.csv",
                        id_column="id", labels_column="labels", separator="|", zero_division=0),
     "spans": dict(_COMMON, reference="spans-gold.txt", submission="spans-pred.txt",
@@ -72,6 +72,9 @@ def check_config(config):
         elif kind in _FORMATS and not value.lower().endswith(_FORMATS[kind]):
             problems.append("%s of kind %s must end in %s, found %s"
                             % (name, kind, " or ".join(_FORMATS[kind]), json.dumps(value)))
+    if kind == "classification" and config.get("unknown_labels", "warn") not in ("warn", "refuse"):
+        problems.append("unknown_labels must be \"warn\" or \"refuse\", found %s"
+                        % json.dumps(config.get("unknown_labels")))
     zero = config.get("zero_division", 0)
     if kind == "multilabel" and (isinstance(zero, bool) or zero not in (0, 1)):
         problems.append("zero_division must be 0 or 1, found %s" % json.dumps(zero))

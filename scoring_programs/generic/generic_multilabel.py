@@ -55,9 +55,14 @@ def metrics(gold, predicted, zero=0):
     return values, counts
 
 
+def read_gold(ref_dir, config):
+    """The gold table ({id: row}); ReferenceDataError naming the file, line and problem (``new`` checks with it)."""
+    return read_gold_csv(ref_dir, config, [config["labels_column"]])[0]
+
+
 def score(ref_dir, res_dir, config):
     column, separator = config["labels_column"], config["separator"]
-    gold_table, _ = read_gold_csv(ref_dir, config, [column])
+    gold_table = read_gold(ref_dir, config)
     table, _ = read_submission_csv(res_dir, config, [column], gold_table,
                                    " (leave the labels cell empty for an id without labels)")
     gold, predicted = label_sets(gold_table, separator), label_sets(table, separator)

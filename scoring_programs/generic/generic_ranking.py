@@ -152,8 +152,13 @@ def metrics(answers, rankings):
     return values, ranks
 
 
+def read_gold(ref_dir, config):
+    """{query id: answer}; ReferenceDataError naming the file and problem (``new`` checks with it)."""
+    return read_answers(ref_dir, config)
+
+
 def score(ref_dir, res_dir, config):
-    answers = read_answers(ref_dir, config)
+    answers = read_gold(ref_dir, config)
     rankings = read_rankings(res_dir, config, answers)
     values, ranks = metrics(answers, rankings)
 

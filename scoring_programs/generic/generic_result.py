@@ -5,12 +5,15 @@ from scoring_runtime import HIDDEN_GOLD_RULE, Result
 DEFAULT_TITLE = "Detailed results"
 
 
-def make_result(config, values, render, notes=()):
-    """``values``: every metric of the kind by key; ``render(scores, gold_public)`` -> the page's sections."""
+def make_result(config, values, render, notes=(), warnings=()):
+    """``values``: every metric of the kind by key; ``render(scores, gold_public)`` -> the page's sections;
+    ``warnings`` go to stderr and, as a section, on both pages."""
     scores = [(key, values[key]) for key in config["keys"]]
     title = config.get("title") or DEFAULT_TITLE
-    return Result(scores, html=page(title, *render(scores, True)), notes=notes,
-                  hidden_gold_html=page(title, *(render(scores, False) + [paragraph(HIDDEN_GOLD_RULE, "note")])))
+    shown = [section("Warnings", *[paragraph(w, "note") for w in warnings])] if warnings else []
+    return Result(scores, html=page(title, *(shown + render(scores, True))), notes=notes, warnings=warnings,
+                  hidden_gold_html=page(title, *(shown + render(scores, False) +
+                                                 [paragraph(HIDDEN_GOLD_RULE, "note")])))
 
 
 def scores_section(scores, totals=()):

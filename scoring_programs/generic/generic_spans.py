@@ -55,8 +55,13 @@ def read_spans(directory, config, error, gold=None):
     return spans
 
 
+def read_gold(ref_dir, config):
+    """{post id: gold offsets}; ReferenceDataError naming the file, line and problem (``new`` checks with it)."""
+    return read_spans(ref_dir, config, ReferenceDataError)
+
+
 def score(ref_dir, res_dir, config):
-    gold = read_spans(ref_dir, config, ReferenceDataError)
+    gold = read_gold(ref_dir, config)
     predicted = read_spans(res_dir, config, SubmissionError, gold)
     groups = dict(((g, p), []) for _, g, p in GROUPS)
     per_post = []

@@ -43,6 +43,10 @@ def column_index(header, name, label, error):
     folded = [cell.lower() for cell in names]
     if folded.count(name.lower()) == 1:
         return folded.index(name.lower())
+    for mark, what in (("\t", "tabs"), (";", "semicolons"), ("|", "vertical bars")):
+        if len(names) == 1 and mark in names[0]:  # one cell holding the names: another delimiter
+            raise error("%s: the header line is separated by %s, not commas (found %s): write the file as CSV, "
+                        "with commas" % (label, what, quote(names[0].replace("\t", "<TAB>"), 80)))
     raise error("%s: no %s column in the header line (found %s)" % (label, quote(name), quote(",".join(names), 80)))
 
 
@@ -55,6 +59,9 @@ def csv_records(path, label, id_column, columns, error):
     named = sorted(zip(wanted, columns)) + ([(id_at, id_column)] if id_column else [])
     needed = max(index for index, _ in named) + 1
     for position, (line, record) in enumerate(rows):
+        if len(record) > len(header):  # a stray comma, or an unquoted comma inside a cell: the cells would shift
+            raise error("%s, line %d: the row has %d cells, the header %d (quote a cell that holds a comma)"
+                        % (label, line, len(record), len(header)))
         if len(record) < needed:
             name = min((index, name) for index, name in named if index >= len(record))[1]
             raise error("%s, line %d: the row has no %s cell (it has %d cells, the header %d)"
