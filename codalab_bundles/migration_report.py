@@ -80,9 +80,10 @@ def format_report(report, command="python3 build_bundle.py"):
         lines.append("  %s: %s%s%s" % (check["where"], check["status"], "; scores " + scores if scores else
                                        "; no score stored", "; " + check["message"] if check["message"] else ""))
     lines.append("")
-    lines.append("Next: do the manual steps above, then '%s validate %s' and upload it to Codabench."
-                 % (command, report.target) if report.of(MANUAL) else
-                 "Nothing left to do by hand: upload %s to Codabench." % report.target)
+    lines.append("Next: do the manual steps above, then '%s validate %s' and '%s publish %s --server URL'."
+                 % (command, report.target, command, report.target) if report.of(MANUAL) else
+                 "Nothing left to do by hand: '%s publish %s --server URL' puts it on Codabench."
+                 % (command, report.target))
     return "\n".join(lines)
 
 

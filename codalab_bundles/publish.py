@@ -74,16 +74,30 @@ def upload(client, path, kind, progress=None, **fields):
     with open(str(path), "rb") as handle:
         data = handle.read()
     created = client.call("creating the %s dataset" % kind, "POST", "/api/datasets/",
-                          dict(fields, type=kind, request_sassy_file_name=name, file_name=name, file_size=len(data)))
+                          # named, so the site lists it under the account's resources and lets it be deleted
+                          dict(fields, type=kind, name=name, request_sassy_file_name=name, file_name=name,
+                               file_size=len(data)))
     key = created.get("key")
     try:
         client.upload("uploading %s to storage" % name, created["sassy_url"], data, "application/zip", progress)
         done = client.call("marking the upload complete", "PUT", "/api/datasets/completed/%s/" % key)
     except ApiError as exc:
-        raise ApiError(exc.step, exc.status, "%s (the dataset %s was created and stays in your account: delete it "
-                       "on the site's Resources page, or DELETE %s/api/datasets/%s/)" % (
-                           exc.text, key, client.server, created.get("id", key)))
-    return key, done or {}
+        raise ApiError(exc.step, exc.status, "%s (%s)" % (exc.text, remove_dataset(client, created)))
+    return created, done or {}
+
+
+def remove_dataset(client, created):
+    """Delete a dataset this command made and no longer needs; says what became of it."""
+    try:
+        found = client.call("finding the uploaded dataset", "GET", "/api/datasets/?key=%s" % created.get("key"))
+        rows = found.get("results", found) if isinstance(found, dict) else found  # paginated or not
+        if not rows:  # the site drops the upload of a bundle it refuses
+            return "the site kept nothing of the upload"
+        client.call("removing the uploaded dataset", "DELETE", "/api/datasets/%s/" % rows[0]["id"], safe=True)
+        return "the uploaded file was removed from your account"
+    except (ApiError, LookupError, TypeError) as exc:
+        return "the uploaded file stays in your account as dataset %s (%s): delete it on the site's Resources " \
+               "page" % (created.get("key"), exc)
 
 
 def publish(client, path, progress=None, timeout=CREATION_TIMEOUT):
@@ -91,8 +105,8 @@ def publish(client, path, progress=None, timeout=CREATION_TIMEOUT):
     expected = bundle_phases(path)
     say = progress or (lambda text: None)
     say("uploading %s (%d bytes)" % (os.path.basename(str(path)), os.path.getsize(str(path))))
-    key, done = upload(client, path, "competition_bundle",
-                       lambda sent, total: say("  sent %d of %d bytes" % (sent, total)) if sent == total else None)
+    created, done = upload(client, path, "competition_bundle",
+                           lambda sent, total: say("  sent %d of %d bytes" % (sent, total)) if sent == total else None)
     status_id = done.get("status_id")
     if status_id is None:
         raise PublishError("marking the upload complete: Codabench did not start unpacking the bundle (answer: %r)"
@@ -103,8 +117,8 @@ def publish(client, path, progress=None, timeout=CREATION_TIMEOUT):
         lambda s: (s or {}).get("status") in ("Finished", "Failed"), timeout,
         progress=lambda waited: say("  still unpacking after %d s" % waited))
     if status.get("status") != "Finished":
-        raise PublishError("Codabench refused the bundle: %s (nothing was created; the uploaded bundle stays in your "
-                           "account as dataset %s)" % (status.get("details") or "no details", key))
+        raise PublishError("Codabench refused the bundle: %s (no competition was made; %s)" % (
+            status.get("details") or "no details", remove_dataset(client, created)))
     competition_id = status.get("resulting_competition")
     competition = client.call("reading the new competition", "GET", "/api/competitions/%s/" % competition_id)
     stored = live_phases(competition)

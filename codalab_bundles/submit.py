@@ -51,8 +51,9 @@ def submit(client, path, competition_id, phase_number, progress=None, timeout=SC
         raise SubmitError("phase %d (%s) is closed: %s; participants cannot submit to it now (an organizer's "
                           "rehearsal: --even-if-closed)" % (phase_number, phase.get("name"), why))
     say("submitting %s to phase %d (%s) of %s" % (path, phase_number, phase.get("name"), competition.get("title")))
-    key, _ = upload(client, path, "submission", competition=competition_id)
-    created = client.call("creating the submission", "POST", "/api/submissions/", {"phase": phase["id"], "data": key})
+    dataset, _ = upload(client, path, "submission", competition=competition_id)
+    created = client.call("creating the submission", "POST", "/api/submissions/",
+                          {"phase": phase["id"], "data": dataset.get("key")})
     submission_id = created.get("id")
     say("submission %s created; waiting for the compute worker" % submission_id)
     last = {}

@@ -74,6 +74,7 @@ def test_publish_and_score_every_phase_on_a_real_codabench(built_bundles, name, 
         assert proc.returncode == 0, proc.stdout + proc.stderr
         result = json.loads(proc.stdout)
         assert result["status"] == "Finished" and result["differences"] == []
+        assert result["row"] is not None  # on the leaderboard, its scores the site's own
 
 
 def test_update_a_live_competition(built_bundles, tmp_path):
@@ -113,7 +114,8 @@ def test_bad_input_gets_the_step_the_status_and_codabenchs_words(built_bundles, 
     refused = rewrite(bundle, tmp_path / "refused.zip", None, {"overview.html": b""})
     proc = _cli("publish", refused)
     assert proc.returncode == 2
-    assert "Codabench refused the bundle: Page 'overview.html' is empty, it must contain content." in proc.stderr
+    assert "Codabench refused the bundle: Page 'overview.html' is empty, it must contain content. (no competition " \
+           "was made; the site kept nothing of the upload)" in proc.stderr
     published = json.loads(_cli("publish", bundle, "--json").stdout)
     sample = _sample(bundle, "test", tmp_path)
     proc = _cli("submit", sample, "--competition", published["id"], "--phase", 2)

@@ -59,6 +59,9 @@ class FakeCodabench(object):
             def do_PATCH(self):
                 self._route("PATCH")
 
+            def do_DELETE(self):
+                self._route("DELETE")
+
             def _route(self, method):
                 body = self._body()
                 fake.calls.append((method, self.path, self.headers.get("Authorization")))
@@ -69,7 +72,7 @@ class FakeCodabench(object):
                     return self._answer(401, {"detail": "Invalid token."})
                 if method == "POST" and self.path == "/api/datasets/":
                     request = json.loads(body)
-                    return self._answer(201, {"id": 7, "key": "k-%s" % request["type"],
+                    return self._answer(201, {"key": "k-%s" % request["type"],  # no id: as the site answers
                                               "sassy_url": fake.url + "/storage/" + request["file_name"]})
                 if method == "PUT" and self.path == "/api/datasets/completed/k-competition_bundle/":
                     return self._answer(200, {"status_id": 3})
@@ -80,6 +83,10 @@ class FakeCodabench(object):
                         return self._answer(200, {"status": "Failed", "details": fake.refuse,
                                                   "resulting_competition": None})
                     return self._answer(200, {"status": "Finished", "details": None, "resulting_competition": 11})
+                if method == "GET" and self.path == "/api/datasets/?key=k-competition_bundle":
+                    return self._answer(200, {"count": 1, "results": [{"id": 7, "key": "k-competition_bundle"}]})
+                if method == "DELETE" and self.path == "/api/datasets/7/":
+                    return self._answer(204, {})
                 if method == "PATCH":
                     fake.patches.append((self.path, json.loads(body)))
                     return self._answer(200, {})
@@ -181,8 +188,8 @@ def test_publish_refused_bundle_shows_codabenchs_message(toy_bundle):
         fake.close()
     assert proc.returncode == 2
     assert "Codabench refused the bundle: Phases dates conflict. Phase: Test should start after Phase: Development " \
-           "has ended (nothing was created; the uploaded bundle stays in your account as dataset " \
-           "k-competition_bundle)" in proc.stderr
+           "has ended (no competition was made; the uploaded file was removed from your account)" in proc.stderr
+    assert fake.calls[-1][:2] == ("DELETE", "/api/datasets/7/")
 
 
 def test_publish_unreachable_server_is_retried_only_where_safe():
