@@ -74,30 +74,17 @@ def upload(client, path, kind, progress=None, **fields):
     with open(str(path), "rb") as handle:
         data = handle.read()
     created = client.call("creating the %s dataset" % kind, "POST", "/api/datasets/",
-                          # named, so the site lists it under the account's resources and lets it be deleted
-                          dict(fields, type=kind, name=name, request_sassy_file_name=name, file_name=name,
-                               file_size=len(data)))
-    key = created.get("key")
+                          # unnamed, as the site's own pages do (a name must be unique in the account)
+                          dict(fields, type=kind, request_sassy_file_name=name, file_name=name, file_size=len(data)))
     try:
         client.upload("uploading %s to storage" % name, created["sassy_url"], data, "application/zip", progress)
-        done = client.call("marking the upload complete", "PUT", "/api/datasets/completed/%s/" % key)
+        done = client.call("marking the upload complete", "PUT", "/api/datasets/completed/%s/" % created.get("key"))
     except ApiError as exc:
-        raise ApiError(exc.step, exc.status, "%s (%s)" % (exc.text, remove_dataset(client, created)))
+        # An unnamed dataset (as the site's pages make them) is in no list and its API will not delete it
+        # (DataViewSet.get_queryset excludes name=None): say what is left rather than pretend.
+        raise ApiError(exc.step, exc.status, "%s (the dataset record %s was made before this step; it holds no "
+                       "file, and Codabench offers no way to delete it)" % (exc.text, created.get("key")))
     return created, done or {}
-
-
-def remove_dataset(client, created):
-    """Delete a dataset this command made and no longer needs; says what became of it."""
-    try:
-        found = client.call("finding the uploaded dataset", "GET", "/api/datasets/?key=%s" % created.get("key"))
-        rows = found.get("results", found) if isinstance(found, dict) else found  # paginated or not
-        if not rows:  # the site drops the upload of a bundle it refuses
-            return "the site kept nothing of the upload"
-        client.call("removing the uploaded dataset", "DELETE", "/api/datasets/%s/" % rows[0]["id"], safe=True)
-        return "the uploaded file was removed from your account"
-    except (ApiError, LookupError, TypeError) as exc:
-        return "the uploaded file stays in your account as dataset %s (%s): delete it on the site's Resources " \
-               "page" % (created.get("key"), exc)
 
 
 def publish(client, path, progress=None, timeout=CREATION_TIMEOUT):
@@ -117,8 +104,9 @@ def publish(client, path, progress=None, timeout=CREATION_TIMEOUT):
         lambda s: (s or {}).get("status") in ("Finished", "Failed"), timeout,
         progress=lambda waited: say("  still unpacking after %d s" % waited))
     if status.get("status") != "Finished":
-        raise PublishError("Codabench refused the bundle: %s (no competition was made; %s)" % (
-            status.get("details") or "no details", remove_dataset(client, created)))
+        # unpack_competition deletes the uploaded bundle when it fails (mark_status_as_failed_and_delete_dataset)
+        raise PublishError("Codabench refused the bundle: %s (no competition was made, and the site deleted the "
+                           "upload)" % (status.get("details") or "no details"))
     competition_id = status.get("resulting_competition")
     competition = client.call("reading the new competition", "GET", "/api/competitions/%s/" % competition_id)
     stored = live_phases(competition)

@@ -115,7 +115,7 @@ def test_bad_input_gets_the_step_the_status_and_codabenchs_words(built_bundles, 
     proc = _cli("publish", refused)
     assert proc.returncode == 2
     assert "Codabench refused the bundle: Page 'overview.html' is empty, it must contain content. (no competition " \
-           "was made; the site kept nothing of the upload)" in proc.stderr
+           "was made, and the site deleted the upload)" in proc.stderr
     published = json.loads(_cli("publish", bundle, "--json").stdout)
     sample = _sample(bundle, "test", tmp_path)
     proc = _cli("submit", sample, "--competition", published["id"], "--phase", 2)
