@@ -68,8 +68,8 @@ def _show(value):
 
 def upload(client, path, kind, progress=None, **fields):
     """Create a dataset of ``kind`` for the file at ``path`` (and ``fields``, e.g. a submission's competition),
-    upload it, mark it complete; returns (dataset key, the completion answer). On failure after the dataset exists,
-    the ApiError's text says how to remove it."""
+    upload it, mark it complete; returns (the site's answer to the creation: key, sassy_url; the answer to the
+    completion). On failure after the dataset exists, the ApiError's text says what is left."""
     name = os.path.basename(str(path))
     with open(str(path), "rb") as handle:
         data = handle.read()
