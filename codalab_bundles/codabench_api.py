@@ -158,6 +158,6 @@ def wait_for(step, poll, done, timeout, interval=2.0, sleep=time.sleep, clock=ti
         waited = clock() - start
         if waited > timeout:
             raise ApiError(step, None, "still not done after %d s" % timeout)
-        if progress:
+        if progress and waited >= interval:
             progress(waited)
         sleep(interval)

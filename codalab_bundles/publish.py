@@ -92,8 +92,14 @@ def publish(client, path, progress=None, timeout=CREATION_TIMEOUT):
     expected = bundle_phases(path)
     say = progress or (lambda text: None)
     say("uploading %s (%d bytes)" % (os.path.basename(str(path)), os.path.getsize(str(path))))
-    created, done = upload(client, path, "competition_bundle",
-                           lambda sent, total: say("  sent %d of %d bytes" % (sent, total)) if sent == total else None)
+    shown = set()
+
+    def sent(count, total):  # a line at each quarter
+        quarter = 4 * count // max(total, 1)
+        if quarter not in shown:
+            shown.add(quarter)
+            say("  sent %d of %d bytes (%d%%)" % (count, total, 100 * count // max(total, 1)))
+    created, done = upload(client, path, "competition_bundle", sent)
     status_id = done.get("status_id")
     if status_id is None:
         raise PublishError("marking the upload complete: Codabench did not start unpacking the bundle (answer: %r)"
