@@ -210,8 +210,11 @@ def _executor(parser, args):
 
 
 def replay_main(argv):
-    parser = argparse.ArgumentParser(prog="%s replay" % COMMAND,
-                                     description="Replay a bundle's scoring step as the platform's worker would.")
+    parser = argparse.ArgumentParser(
+        prog="%s replay" % COMMAND, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Replay a bundle's scoring step as the platform's worker would.",
+        epilog="example:\n  %s replay dist/sentiment.zip my-run.zip --phase 2 --docker\n\n%s"
+               % (COMMAND, EXIT_STATUSES))
     parser.add_argument("bundle", help="a competition bundle zip (e.g. dist/toxic-spans.zip)")
     parser.add_argument("submission", nargs="?", help="a submission zip (default: the starting kit's sample)")
     parser.add_argument("--phase", type=int, help="phase number (default: the first phase)")
@@ -242,8 +245,10 @@ def replay_main(argv):
 
 
 def validate_main(argv):
-    parser = argparse.ArgumentParser(prog="%s validate" % COMMAND,
-                                     description="Check a competition bundle before uploading it.")
+    parser = argparse.ArgumentParser(
+        prog="%s validate" % COMMAND, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Check a competition bundle before uploading it.",
+        epilog="example:\n  %s validate dist/*.zip --quiet\n\n%s" % (COMMAND, EXIT_STATUSES))
     parser.add_argument("bundle", nargs="+", help="competition bundle zip(s), ours or anyone's")
     parser.add_argument("--platform", choices=("codalab", "codabench", "both"),
                         help="where it will be uploaded (default: codabench; both: also self-hosted CodaLab v1.5)")
@@ -279,9 +284,12 @@ def validate_main(argv):
 
 def migrate_main(argv):
     parser = argparse.ArgumentParser(prog="%s migrate" % COMMAND,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
                                      description="Turn CodaLab v1.5 bundles or dumps into Codabench bundles, and "
                                      "report every change, loss and manual step left.",
-                                     epilog="Exit status: 0 ready to upload and score; 1 the organizer must do "
+                                     epilog="example:\n  %s migrate old.zip --wrap-scores --docker\n  %s migrate "
+                                     "old1.zip old2.zip --out migrated/\n\n" % (COMMAND, COMMAND) +
+                                     "Exit status: 0 ready to upload and score; 1 the organizer must do "
                                      "something first (the report's manual steps); 2 an input cannot be migrated. "
                                      "With several bundles, the highest of these.")
     parser.add_argument("bundle", nargs="+", help="the old CodaLab competition bundle(s) or dump(s) (zip)")
@@ -342,8 +350,11 @@ def _migrate_into(args, options):
 
 def rescore_main(argv):
     parser = argparse.ArgumentParser(prog="%s rescore" % COMMAND,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
                                      description="Score past submissions through a bundle's program as the Codabench "
-                                     "worker would, and write the leaderboard (CSV and HTML).")
+                                     "worker would, and write the leaderboard (CSV and HTML).",
+                                     epilog="example:\n  %s rescore migrated.zip past-runs/ --phase 3 -o board.csv"
+                                     "\n\n%s" % (COMMAND, EXIT_STATUSES))
     parser.add_argument("bundle", help="the competition bundle (e.g. the migrated one)")
     parser.add_argument("submissions", nargs="+", metavar="SUBMISSION",
                         help="submission zips, folders of zips, or a folder that is one unzipped submission")

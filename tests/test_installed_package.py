@@ -76,10 +76,10 @@ def test_no_command_prints_the_commands_and_version(tool):
     assert tool("--version").stdout.strip() == "codalab-bundles %s" % __version__
     proc = tool("frobnicate", ok=(2,))
     assert "unknown command 'frobnicate'" in proc.stderr
-    for command in ("new", "build", "validate", "replay", "migrate", "rescore"):
+    for command in ("new", "build", "validate", "replay", "migrate", "rescore", "publish", "submit"):
         helped = tool(command, "--help").stdout
         assert helped.startswith("usage: codalab-bundles %s" % command)
-    assert "example:" in tool("build", "--help").stdout and "example:" in tool("new", "--help").stdout
+        assert "codalab-bundles %s " % command in helped.split("example:\n")[1], command
 
 
 def _gold(folder):
