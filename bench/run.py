@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Benchmark the scoring programs at 1x, 10x and 100x their real test size.
 
-  python3 bench/run.py [TASK ...] [--scales 1,10,100] [--repeat 3] [--repeat-large 1]
+  python3 bench/run.py [TASK ...] [--scales 1,10,100] [--repeat 3] [--repeat-large 1] [--no-build]
 
-Each bundles/<task>/bench.py writes synthetic input/ref and input/res for a scale; this driver runs
-scoring_programs/<task>/evaluate.py on them in a fresh interpreter (so interpreter start is included) and reports the
-best wall time of --repeat runs and the program's peak resident memory.
+Each bundles/<task>/bench.py writes synthetic input/ref and input/res for a scale (make_input, and any VARIANTS:
+other paths users take, as (label, make_input) pairs); this driver runs scoring_programs/<task>/evaluate.py on them
+in a fresh interpreter (so interpreter start is included) and reports the best wall time of --repeat runs and the
+program's peak resident memory. A bench.py with make_gold(folder, scale) -> {split: gold folder} has the task's
+build timed too (build_bundle.py build --reference SPLIT=FOLDER, sample replays included), in a second table.
 
 With --official DIR (or OFFICIAL_SCORERS), the organizers' own scorer of each task that has one is timed the same
 way on the same inputs, each of its runs right after one of ours (see bench/official.py); a task whose scorer is not
@@ -76,8 +78,81 @@ def measure_official(module, code_dir, input_dir, work, python):
     return elapsed, memory
 
 
+def measure_build(task, references, dist):
+    """(seconds, peak RSS in MiB of the builder or any program it ran) of one build of ``task``."""
+    if dist.exists():
+        shutil.rmtree(str(dist))
+    command = [sys.executable, str(ROOT / "build_bundle.py"), "build", "--task", task, "--dist", str(dist)]
+    for split, folder in sorted(references.items()):
+        command += ["--reference", "%s=%s" % (split, folder)]
+    code, elapsed, memory, stderr = run_probe(command)
+    if code != 0:
+        raise SystemExit("the build of %s failed on the benchmark gold: %s" % (task, stderr))
+    return elapsed, memory
+
+
 def _cells(result):
     return ("%.3f" % result[0], "%.0f" % result[1]) if isinstance(result, tuple) else ("-", "-")
+
+
+def _repeat(args, scale):
+    return args.repeat if scale < 100 else args.repeat_large
+
+
+def time_case(label, task, module, make_input, code_dir, scales, args, notes):
+    """Print a row per scale: our program and, with ``code_dir``, the official scorer, on make_input's input."""
+    base = None
+    for scale in scales:
+        work = Path(tempfile.mkdtemp(prefix="bench-%s-%d-" % (task, scale)))
+        other = None
+        try:
+            make_input(work / "input", scale)
+            # The two programs take turns, so that a slow spell of a shared machine falls on both.
+            runs, others = [], []
+            for _ in range(_repeat(args, scale)):
+                runs.append(measure(task, work / "input", work / "output"))
+                if code_dir is not None:
+                    others.append(measure_official(module, code_dir, work / "input", work / "official",
+                                                   args.official_python))
+            seconds = min(r[0] for r in runs)
+            memory = max(r[1] for r in runs)
+            if code_dir is not None:
+                failed = [o for o in others if not isinstance(o, tuple)]
+                if failed:
+                    notes.append("%s %dx: official scorer %s" % (label, scale, failed[0]))
+                else:
+                    other = (min(o[0] for o in others), max(o[1] for o in others))
+        finally:
+            shutil.rmtree(str(work), ignore_errors=True)
+        base = base or seconds
+        ratio = "%.1f" % (other[0] / seconds) if other else "-"
+        print("| %s | %s | %dx | %.3f | %.0f | %.1f | %s | %s | %s |" % (
+            (label, module.REAL_SIZE, scale, seconds, memory, seconds / base) + _cells(other) + (ratio,)))
+        sys.stdout.flush()
+
+
+def time_builds(names, scales, args):
+    """A table of build times with each task's make_gold at each scale (no official counterpart)."""
+    tasks = [(name, load(name)) for name in names]
+    tasks = [(name, module) for name, module in tasks if hasattr(module, "make_gold")]
+    if not tasks:
+        return
+    print("\n| build | real size | scale | seconds | peak MiB | seconds / 1x |")
+    print("|---|---|---|---|---|---|")
+    for name, module in tasks:
+        base = None
+        for scale in scales:
+            work = Path(tempfile.mkdtemp(prefix="bench-build-%s-%d-" % (name, scale)))
+            try:
+                references = module.make_gold(work / "gold", scale)
+                runs = [measure_build(name, references, work / "dist") for _ in range(_repeat(args, scale))]
+            finally:
+                shutil.rmtree(str(work), ignore_errors=True)
+            seconds, memory = min(r[0] for r in runs), max(r[1] for r in runs)
+            base = base or seconds
+            print("| %s | %s | %dx | %.3f | %.0f | %.1f |" % (name, module.REAL_SIZE, scale, seconds, memory,
+                                                            seconds / base))
+            sys.stdout.flush()
 
 
 def main(argv=None):
@@ -92,6 +167,7 @@ def main(argv=None):
     parser.add_argument("--official-python", default=sys.executable,
                         help="interpreter for the official scorers (needs their packages: pandas, scikit-learn, "
                              "numpy, scipy)")
+    parser.add_argument("--no-build", action="store_true", help="do not time the builds")
     args = parser.parse_args(argv)
     search = official.roots(args.official)
     names = args.tasks or sorted(p.parent.name for p in BUNDLES.glob("*/bench.py"))
@@ -100,10 +176,8 @@ def main(argv=None):
           "| official / ours (time) |")
     print("|---|---|---|---|---|---|---|---|---|")
     notes = []
-    for name in names:
-        module = load(name)
-        task = name
-        base = None
+    for task in names:
+        module = load(task)
         scratch = Path(tempfile.mkdtemp(prefix="bench-official-%s-" % task))
         code_dir = None
         if hasattr(module, "OFFICIAL_REPO"):
@@ -114,35 +188,15 @@ def main(argv=None):
                     os.pathsep.join(search) or "(no --official folder or $%s given)" % official.ENV))
         else:
             notes.append("%s: no official scorer to compare with" % task)
-        for scale in scales:
-            work = Path(tempfile.mkdtemp(prefix="bench-%s-%d-" % (task, scale)))
-            other = None
-            try:
-                module.make_input(work / "input", scale)
-                repeat = args.repeat if scale < 100 else args.repeat_large
-                # The two programs take turns, so that a slow spell of a shared machine falls on both.
-                runs, others = [], []
-                for _ in range(repeat):
-                    runs.append(measure(task, work / "input", work / "output"))
-                    if code_dir is not None:
-                        others.append(measure_official(module, code_dir, work / "input", work / "official",
-                                                       args.official_python))
-                seconds = min(r[0] for r in runs)
-                memory = max(r[1] for r in runs)
-                if code_dir is not None:
-                    failed = [o for o in others if not isinstance(o, tuple)]
-                    if failed:
-                        notes.append("%s %dx: official scorer %s" % (task, scale, failed[0]))
-                    else:
-                        other = (min(o[0] for o in others), max(o[1] for o in others))
-            finally:
-                shutil.rmtree(str(work), ignore_errors=True)
-            base = base or seconds
-            ratio = "%.1f" % (other[0] / seconds) if other else "-"
-            print("| %s | %s | %dx | %.3f | %.0f | %.1f | %s | %s | %s |" % (
-                (task, module.REAL_SIZE, scale, seconds, memory, seconds / base) + _cells(other) + (ratio,)))
-            sys.stdout.flush()
-        shutil.rmtree(str(scratch), ignore_errors=True)
+        cases = [(task, module.make_input)] + [("%s, %s" % (task, label), make_input)
+                                               for label, make_input in getattr(module, "VARIANTS", ())]
+        try:
+            for label, make_input in cases:
+                time_case(label, task, module, make_input, code_dir, scales, args, notes)
+        finally:
+            shutil.rmtree(str(scratch), ignore_errors=True)
+    if not args.no_build:
+        time_builds(names, scales, args)
     for note in notes:
         print("\n" + note if note is notes[0] else note)
     return 0

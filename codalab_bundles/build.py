@@ -1,5 +1,6 @@
 """Building dist/<task>.zip: task definition -> derived files -> rendered YAML -> deterministic zips."""
 import collections
+import concurrent.futures
 import json
 import os
 import re
@@ -123,9 +124,10 @@ def _run_hooks(ctx, derive, program, workdir):
     return public, kit
 
 
-def reference_zip(task, split, derive=None):
-    """The split's gold as it is, plus GOLD_PUBLIC_MARKER when task.yaml says gold_public: true for it, plus the
-    files the task's ``reference_files`` hook derives from it (replacing files of the same name)."""
+def reference_entries(task, split, derive=None):
+    """The files of the split's reference zip: the gold as it is, plus GOLD_PUBLIC_MARKER when task.yaml says
+    gold_public: true for it, plus the files the task's ``reference_files`` hook derives from it (replacing files of
+    the same name)."""
     entries = pack.directory_entries(task.split_dirs[split])
     if hasattr(derive, "reference_files"):
         ctx = _split_context(task, split)
@@ -140,7 +142,7 @@ def reference_zip(task, split, derive=None):
                          "or set it" % (split, task.split_dirs[split], GOLD_PUBLIC_MARKER, split))
     if task.gold_public[split] and not marked:
         entries = sorted(entries + [(GOLD_PUBLIC_MARKER, GOLD_PUBLIC_TEXT)])
-    return pack.zip_entries(entries)
+    return entries
 
 
 def bundle_files(task):
@@ -149,13 +151,15 @@ def bundle_files(task):
     derive = _load_derive(task)
     files = {"reference": {}, "public": {}, "kit": {}}
     data = []
-    with tempfile.TemporaryDirectory(prefix="build-%s-" % task.name) as workdir:
+    with tempfile.TemporaryDirectory(prefix="build-%s-" % task.name) as workdir, \
+            concurrent.futures.ThreadPoolExecutor(1) as pool:
         for split in task.splits:
             files["reference"][split] = "reference_%s.zip" % split
-            data.append((files["reference"][split], reference_zip(task, split, derive)))
-            if derive is None:
-                continue
-            public, kit = derive_split(task, split, derive, program, workdir)
+            # The reference zip is compressed in another thread while this one runs the derive hooks (zlib lets
+            # it): a large gold takes seconds to compress. The hooks themselves run one at a time, in order.
+            reference = pool.submit(pack.zip_entries, reference_entries(task, split, derive))
+            public, kit = derive_split(task, split, derive, program, workdir) if derive is not None else (None, None)
+            data.append((files["reference"][split], reference.result()))
             if public is not None:
                 files["public"][split] = "public_data_%s.zip" % split
                 data.append((files["public"][split], public))

@@ -3,8 +3,10 @@ import io
 import json
 import os
 import sys
+from unittest import mock
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import scoring_runtime as rt
 
@@ -159,3 +161,97 @@ def test_bad_score_keys_are_a_programming_error(tmp_path):
         rt.write_outputs(str(tmp_path), rt.Result([("spans F1", 1.0)]))
     with pytest.raises(ValueError):
         rt.write_outputs(str(tmp_path), rt.Result([("a", 1.0), ("a", 2.0)]))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# load_json: the depth and long-number checks by bytes methods, with the same messages as the full scan
+
+
+def json_message(text, **options):
+    try:
+        rt.load_json(text, "p.json", **options)
+    except rt.SubmissionError as exc:
+        return str(exc)
+    return None
+
+
+DEEP = "[" * 101 + "]" * 101
+
+
+@pytest.mark.parametrize("text, line", [
+    (DEEP, 1),
+    ('{"a": "\\"[[[",\n "b": %s}' % DEEP, 2),          # an escaped quote: the brackets after it are in the string
+    ('{"a\\\\": \n\n%s}' % DEEP, 3),                    # an escaped backslash: the quote after it ends the string
+    ('["\\\\\\"", "\\u005b", "\\n",\n%s]' % DEEP, 2),  # three backslashes, a \u escape, a newline escape
+    ('{"x": "\\"[", "y": %s' % DEEP, 1),               # deep and not valid JSON (no closing brace): too deep first
+    ("\\" + DEEP, 1),                                   # a backslash outside any string (not JSON)
+    ('["\\\n%s"]' % DEEP, 2),  # a backslash before a line end: no string for the full scan, so too deep first
+])
+def test_load_json_deep_text_with_escapes_gets_the_depth_message_and_line(text, line):
+    assert json_message(text) == "p.json, line %d: the JSON is nested more than 100 levels deep" % line
+
+
+@pytest.mark.parametrize("text, value", [
+    ('["\\"%s"]' % ("[" * 200), ['"' + "[" * 200]),  # brackets in strings do not count, escaped quote or not
+    ('{"\\\\": "%s"}' % ("{" * 200), {"\\": "{" * 200}),
+    ('[' * 100 + ']' * 100, eval('[' * 100 + ']' * 100)),
+    ('["1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1", 12]',
+     ["1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1", 12]),
+    ('[' + ", ".join(["1"] * 40) + ']', [1] * 40),     # short numbers side by side are not one long number
+])
+def test_load_json_reads_what_is_not_too_deep(text, value):
+    assert rt.load_json(text, "p.json") == value
+
+
+def test_load_json_other_messages_are_unchanged():
+    assert json_message('{"a": 1,}') == ("p.json, line 1, column 9: not valid JSON (Expecting property name "
+                                          "enclosed in double quotes)")
+    assert json_message('{"a": "\\"", }') == ("p.json, line 1, column 13: not valid JSON (Expecting property name "
+                                               "enclosed in double quotes)")
+    assert json_message('[1, %s]' % ("7" * 31)) == ("p.json: the number '%s' has 31 digits, more than the 30 allowed"
+                                                     % ("7" * 31))
+    assert json_message('["\\u0031", %s]' % ("7" * 31)).startswith("p.json: the number '77777")
+
+
+def reference_message(text):
+    """What load_json says, by its definition: the full depth scan first, then json.loads with every integer
+    bounded."""
+    line = rt._json_too_deep(text, rt.MAX_JSON_DEPTH)
+    if line is not None:
+        return "p.json, line %d: the JSON is nested more than %d levels deep" % (line, rt.MAX_JSON_DEPTH)
+    try:
+        json.loads(text, parse_int=rt._bounded_int)
+    except rt._LongNumber as exc:
+        return "p.json: %s" % exc
+    except RecursionError:
+        return "p.json: the JSON is nested too deeply"
+    except ValueError as exc:
+        if hasattr(exc, "lineno"):
+            return "p.json, line %d, column %d: not valid JSON (%s)" % (exc.lineno, exc.colno, exc.msg)
+        return "p.json: not valid JSON (%s)" % exc
+    return None
+
+
+JSON_TEXT = st.text(alphabet='[]{}"\\\n ,:1a', max_size=40)
+SCALAR = st.none() | st.booleans() | st.integers() | st.text(alphabet='ab"\\[]{}\n/\u00e9 ', max_size=6)
+JSON_VALUE = st.recursive(SCALAR, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+    st.text(alphabet='a"\\[{', max_size=3), inner, max_size=3), max_leaves=12)
+
+
+# With a depth limit of 2, so that short random texts reach it.
+@given(JSON_TEXT)
+@settings(max_examples=600, deadline=None)
+def test_load_json_says_what_the_full_scan_says_of_any_text(text):
+    with mock.patch.object(rt, "MAX_JSON_DEPTH", 2):
+        assert json_message(text) == reference_message(text)
+
+
+@given(JSON_VALUE, st.booleans(), st.sampled_from([None, 1]))
+@settings(max_examples=400, deadline=None)
+def test_the_quick_depth_check_is_exact_for_valid_json(value, ascii_only, indent):
+    text = json.dumps(value, ensure_ascii=ascii_only, indent=indent)
+    skeleton = rt._json_skeleton(text.encode("utf-8"))
+    for depth in range(4):
+        assert rt._json_shallow(skeleton, depth) == (rt._json_too_deep(text, depth) is None)
+    with mock.patch.object(rt, "MAX_JSON_DEPTH", 2):
+        assert json_message(text) == reference_message(text)

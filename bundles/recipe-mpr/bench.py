@@ -1,7 +1,9 @@
 """Benchmark input for the recipe-mpr scoring program: synthetic gold and ranked predictions.
 
 scale 1 is the size of the real dataset (500 queries of five options); 10 and 100 multiply it. The reference
-folder holds the gold index beside the gold, as the builder packs it (bundles/recipe-mpr/derive.py).
+folder holds the gold index beside the gold, as the builder packs it (bundles/recipe-mpr/derive.py); the variant
+"no gold index" leaves it out, as for a gold not built here (a participant's own copy, an organizer's rescoring).
+make_gold gives the builder a gold of each size (bench/run.py times the build).
 """
 import json
 import os
@@ -20,7 +22,7 @@ def _text(rng, length):
     return " ".join(rng.choice(WORDS) for _ in range(length))
 
 
-def make_input(input_dir, scale, seed=0):
+def make_input(input_dir, scale, seed=0, index=True):
     rng = random.Random(seed)
     gold, predictions = [], {}
     for i in range(REAL_QUERIES * scale):
@@ -41,7 +43,21 @@ def make_input(input_dir, scale, seed=0):
         os.makedirs(folder, exist_ok=True)
         with open(os.path.join(folder, name), "w", encoding="utf-8") as handle:
             json.dump(data, handle)
-    scoring_module("recipe-mpr", "recipe_mpr_index").write_index(os.path.join(str(input_dir), "ref", "test.json"))
+    if index:
+        scoring_module("recipe-mpr", "recipe_mpr_index").write_index(os.path.join(str(input_dir), "ref", "test.json"))
+
+
+def make_input_without_index(input_dir, scale):
+    make_input(input_dir, scale, index=False)
+
+
+VARIANTS = [("no gold index", make_input_without_index)]
+
+
+def make_gold(folder, scale):
+    """The gold of the test split at this scale, for the builder: {split: gold folder}."""
+    make_input(folder, scale, index=False)
+    return {"test": os.path.join(str(folder), "ref")}
 
 
 # The authors' baselines/eval.py: evaluate(queries, predicted option texts); a submission's top-ranked option id

@@ -323,23 +323,34 @@ def canonical_integer(text):
     return "-" + digits if value.startswith("-") and digits != "0" else digits
 
 
-# For the quick checks below: brackets as ( and ), quotes kept, every other byte deleted; digits as 0.
-_BRACKETS_ONLY = (bytes(bytearray(range(256))).replace(b"[", b"(").replace(b"{", b"(").replace(b"]", b")")
-                  .replace(b"}", b")"), bytes(bytearray(b for b in range(256) if b not in bytearray(b'"[]{}'))))
-_DIGITS_AS_ZERO = bytes(bytearray(range(256))).replace(b"0123456789", b"0" * 10)
+# The skeleton of a JSON text for the quick checks below: brackets as ( and ), digits as 0, quotes and commas kept,
+# every other byte deleted.
+_SKELETON = (bytes(bytearray(range(256))).replace(b"[", b"(").replace(b"{", b"(").replace(b"]", b")")
+             .replace(b"}", b")").replace(b"0123456789", b"0" * 10),
+             bytes(bytearray(b for b in range(256) if b not in bytearray(b'"[]{},0123456789'))))
 _QUOTED_BYTES_RE = re.compile(b'"[^"]*"')
+_ESCAPE_RE = re.compile(b"\\\\.", re.S)
 
 
-def _json_shallow(data, max_depth):
-    """True when the UTF-8 JSON text ``data`` has no backslash and nests at most ``max_depth`` deep as
-    _json_too_deep counts; False when that takes the full scan to say. Done with bytes methods, not a Python loop.
+def _json_skeleton(data):
+    """The skeleton of the UTF-8 JSON text ``data``, its escapes removed first when some escape a quote or a
+    backslash: matched from the left, as a parser reads them, so the quotes left delimit the strings of any valid
+    JSON text. Bytes methods over the whole text, not a Python loop."""
+    # (One byte is searched for much faster than two.)
+    if b"\\" in data and (b"\\\\" in data or b'\\"' in data):
+        data = _ESCAPE_RE.sub(b"", data)
+    return data.translate(*_SKELETON)
 
-    Without backslashes and with an even number of quotes, a string is a quote to the next quote, so two adjacent
-    quotes (an empty string or, once the brackets are gone, the end of one string and the start of the next) can go
-    without changing which brackets sit inside strings. Balanced brackets then lose one level per round of deleting adjacent pairs."""
-    if b"\\" in data:
-        return False
-    skeleton = data.translate(*_BRACKETS_ONLY)
+
+def _json_shallow(skeleton, max_depth):
+    """True when the text of ``skeleton`` nests at most ``max_depth`` deep as _json_too_deep counts; False when that
+    takes the full scan to say. Exact for a text without backslashes and for valid JSON (the caller's json.loads says
+    which), not for every invalid text with backslashes (one outside a string escapes nothing for _json_too_deep).
+
+    Once every quote left delimits a string, two adjacent quotes (an empty string or, once the rest is gone, the end
+    of one string and the start of the next) can go without changing which brackets sit inside strings. Balanced
+    brackets then lose one level per round of deleting adjacent pairs."""
+    skeleton = skeleton.translate(None, b"0,")
     if skeleton.count(b'"') % 2:
         return False  # a quote that opens no string: the full scan reads on after it
     skeleton = _QUOTED_BYTES_RE.sub(b"", skeleton.replace(b'""', b""))
@@ -364,6 +375,12 @@ def _json_too_deep(text, max_depth):
     return None
 
 
+def _refuse_if_too_deep(text, label, error):
+    line = _json_too_deep(text, MAX_JSON_DEPTH)
+    if line is not None:
+        raise error("%s, line %d: the JSON is nested more than %d levels deep" % (label, line, MAX_JSON_DEPTH))
+
+
 class _LongNumber(ValueError):
     pass
 
@@ -377,22 +394,30 @@ def _bounded_int(text):
 
 def load_json(text, label, error=SubmissionError, **options):
     """Parse JSON text; ``error`` with the file, line and problem when it is not valid, nests deeper than
-    MAX_JSON_DEPTH or holds an integer longer than MAX_INTEGER_DIGITS. ``options`` go to json.loads."""
+    MAX_JSON_DEPTH or holds an integer longer than MAX_INTEGER_DIGITS. ``options`` go to json.loads.
+
+    A text nested too deep gets that message, whatever else is wrong with it; _json_too_deep (a Python loop) is run
+    only when the quick check cannot say, or when json.loads refuses a text with backslashes."""
     data = text.encode("utf-8", "surrogatepass")
-    if ("[" in text or "{" in text) and not _json_shallow(data, MAX_JSON_DEPTH):
-        line = _json_too_deep(text, MAX_JSON_DEPTH)
-        if line is not None:
-            raise error("%s, line %d: the JSON is nested more than %d levels deep" % (label, line, MAX_JSON_DEPTH))
-    # No run of more digits than allowed anywhere: every integer passes _bounded_int, so json's own int is the same.
-    long_digits = b"0" * (MAX_INTEGER_DIGITS + 1) in data.translate(_DIGITS_AS_ZERO)
+    escapes = b"\\" in data
+    skeleton = _json_skeleton(data)
     del data
+    # Deleting bytes joins runs of digits but never splits one: with no run of more digits than allowed in the
+    # skeleton, there is none in the text, every integer passes _bounded_int, so json's own int is the same.
+    long_digits = b"0" * (MAX_INTEGER_DIGITS + 1) in skeleton
+    shallow = _json_shallow(skeleton, MAX_JSON_DEPTH)
+    del skeleton
+    if not shallow:
+        _refuse_if_too_deep(text, label, error)
     try:
         return json.loads(text, parse_int=_bounded_int if long_digits else int, **options)
-    except RecursionError:  # not reached after the check above; kept so a deep file can never crash the program
-        raise error("%s: the JSON is nested too deeply" % label)
-    except _LongNumber as exc:
-        raise error("%s: %s" % (label, exc))
-    except ValueError as exc:
+    except (RecursionError, ValueError) as exc:  # _LongNumber is a ValueError
+        if shallow and escapes:  # the quick check was exact only if the text was valid JSON
+            _refuse_if_too_deep(text, label, error)
+        if isinstance(exc, RecursionError):  # not reached after the checks; kept so a deep file never crashes
+            raise error("%s: the JSON is nested too deeply" % label)
+        if isinstance(exc, _LongNumber):
+            raise error("%s: %s" % (label, exc))
         if hasattr(exc, "lineno"):
             raise error("%s, line %d, column %d: not valid JSON (%s)" % (label, exc.lineno, exc.colno, exc.msg))
         raise error("%s: not valid JSON (%s)" % (label, exc))

@@ -9,8 +9,8 @@ import sys
 sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "common"))
 
 from scoring_runtime import SubmissionError, ReferenceDataError, Result, main  # noqa: E402,F401
-from recipe_mpr_gold import find_gold, load_gold_file  # noqa: E402
-from recipe_mpr_index import load_index  # noqa: E402
+from recipe_mpr_gold import find_gold, load_gold_file, queries_of, read_items  # noqa: E402
+from recipe_mpr_index import index_of, load_index  # noqa: E402
 from recipe_mpr_metric import Evaluation, column_combinations  # noqa: E402
 from recipe_mpr_submission import FORM_IDS, predictions_of, ranks_by_index, read_predictions  # noqa: E402
 from recipe_mpr_report import render  # noqa: E402
@@ -22,15 +22,22 @@ def score(ref_dir, res_dir):
     gold_path = find_gold(ref_dir)
     index, index_note = load_index(gold_path)
     notes = [index_note] if index_note else []
-    # Without an index the gold is read first, so a broken gold is reported before any submission error.
-    gold = load_gold_file(gold_path) if index is None else None
+    items = gold = None
+    if index is None:
+        # Without an index the gold is read first, so a broken gold is reported before any submission error. Its
+        # columns make an index when every query is well formed; otherwise queries_of says what is wrong.
+        items = read_items(gold_path)
+        index = index_of(items)
+        if index is None:
+            gold = queries_of(items, os.path.basename(gold_path))
     data = read_predictions(res_dir)
     ranks = ranks_by_index(data, index) if index is not None else None
     if ranks is not None:  # the index holds all the gold this submission needs
         evaluation = Evaluation(counts=column_combinations(ranks, index.types, map(len, index.options)))
         form, queries = FORM_IDS, len(index.ids)
     else:
-        gold = gold or load_gold_file(gold_path)
+        if gold is None:
+            gold = queries_of(items, os.path.basename(gold_path)) if items is not None else load_gold_file(gold_path)
         predictions = predictions_of(data, gold)
         evaluation = Evaluation(gold, predictions.rankings)
         form, queries = predictions.form, len(gold)

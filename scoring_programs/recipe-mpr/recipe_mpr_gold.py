@@ -42,6 +42,14 @@ def _flags(value, where):
     return tuple(types)
 
 
+def flagged_types(value):
+    """The types a query_type value flags, as the reader finds them (a tuple); None when it would refuse the value."""
+    try:
+        return _flags(value, "")
+    except ReferenceDataError:
+        return None
+
+
 _TYPES_OF = {}  # query_type object as items -> the flagged types (queries share a few combinations)
 
 
@@ -58,7 +66,8 @@ def _fast_query(item, position):
     except (KeyError, AttributeError, TypeError):
         return None
     if type(qid) is not str or not qid or type(text) is not str or not text.strip() or type(options) is not dict \
-            or not options or answer not in options or not all(map(isinstance, options.values(), repeat(str))):
+            or not options or type(answer) is not str or answer not in options \
+            or not all(map(isinstance, options.values(), repeat(str))):
         return None
     return GoldQuery(qid, text, options, answer, types)
 
@@ -80,7 +89,7 @@ def _query(item, position, label):
         raise ReferenceDataError("%s: options must be a non-empty object (option id -> description)" % where)
     if not all(isinstance(v, str) for v in options.values()):
         raise ReferenceDataError("%s: every option description must be a string" % where)
-    if answer not in options:
+    if not isinstance(answer, str) or answer not in options:  # option ids are strings (JSON keys)
         raise ReferenceDataError("%s: the answer is not one of the query's options" % where)
     flags = item.get("query_type")
     types = _flags(flags, where)
@@ -92,12 +101,17 @@ def _query(item, position, label):
     return GoldQuery(qid, text, options, answer, types)
 
 
-def parse_reference(text, label):
-    """GoldQuery list from the text of a reference file; ``label`` names the file in error messages."""
+def parse_items(text, label):
+    """The items of a reference file's text (a non-empty JSON list), each to be checked by queries_of."""
     data = load_json(text, label, ReferenceDataError)
     if not isinstance(data, list) or not data:
         raise ReferenceDataError("%s must be a non-empty JSON list of queries" % label)
-    queries = [_query(item, i, label) for i, item in enumerate(data)]
+    return data
+
+
+def queries_of(items, label):
+    """GoldQuery list of the gold's items; ``label`` names the file in error messages."""
+    queries = [_query(item, i, label) for i, item in enumerate(items)]
     seen = set()
     for query in queries:
         if query.id in seen:
@@ -106,13 +120,22 @@ def parse_reference(text, label):
     return queries
 
 
+def parse_reference(text, label):
+    """GoldQuery list from the text of a reference file; ``label`` names the file in error messages."""
+    return queries_of(parse_items(text, label), label)
+
+
 def find_gold(ref_dir):
     """The path of the phase's gold: the one ``*.json`` file of the reference data."""
     return find_reference_file(ref_dir, suffix=".json")
 
 
+def read_items(path):
+    return parse_items(read_text(path, error=ReferenceDataError), os.path.basename(path))
+
+
 def load_gold_file(path):
-    return parse_reference(read_text(path, error=ReferenceDataError), os.path.basename(path))
+    return queries_of(read_items(path), os.path.basename(path))
 
 
 def load_reference(ref_dir):

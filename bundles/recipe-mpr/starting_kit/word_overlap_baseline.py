@@ -9,14 +9,17 @@ removed) they share with the query; ties keep the order of the public file. Writ
 import json
 import re
 import sys
+from functools import lru_cache
 
 STOP_WORDS = set("""
 a about an and any are as at be because but by can could do does for from get good have i i'd i'm in is it its
 just like me my no not of on or some something that the this to too want was what what's with would you your
 """.split())
+_WORD = re.compile(r"[a-z0-9']+")
 _SUFFIXES = ("ies", "es", "ing", "ed", "s")
 
 
+@lru_cache(maxsize=None)  # words recur across queries and options: each is stemmed once
 def stem(word):
     """Strip one common English ending, so that e.g. "tomatoes" and "tomato" meet."""
     for suffix in _SUFFIXES:
@@ -26,7 +29,7 @@ def stem(word):
 
 
 def content_words(text):
-    return set(stem(w) for w in re.findall(r"[a-z0-9']+", text.lower()) if w not in STOP_WORDS)
+    return set(map(stem, set(_WORD.findall(text.lower())) - STOP_WORDS))
 
 
 def rank_options(query, options):

@@ -20,3 +20,19 @@ def test_bench_input_scores(tmp_path, score_submission):
     again = tmp_path / "again"
     bench.make_input(again, 1, seed=3)
     assert (again / "ref" / "test.json").read_bytes() == (tmp_path / "ref" / "test.json").read_bytes()
+
+
+def test_bench_variant_without_index_and_gold_for_the_build(tmp_path, score_submission):
+    assert [label for label, _ in bench.VARIANTS] == ["no gold index"]
+    bench.make_input(tmp_path / "indexed", 1)
+    dict(bench.VARIANTS)["no gold index"](tmp_path / "plain", 1)
+    assert sorted(p.name for p in (tmp_path / "plain" / "ref").iterdir()) == ["test.json"]
+    assert sorted(p.name for p in (tmp_path / "indexed" / "ref").iterdir()) == ["test.json", "test.json.index"]
+    runs = [score_submission("recipe-mpr", tmp_path / name / "ref", tmp_path / name / "res")
+            for name in ("indexed", "plain")]
+    assert runs[0].returncode == runs[1].returncode == 0
+    assert runs[0].scores_txt == runs[1].scores_txt and runs[0].stdout == runs[1].stdout
+    references = bench.make_gold(tmp_path / "gold", 1)
+    assert references == {"test": str(tmp_path / "gold" / "ref")}
+    gold = (tmp_path / "gold" / "ref" / "test.json").read_bytes()
+    assert gold == (tmp_path / "plain" / "ref" / "test.json").read_bytes()

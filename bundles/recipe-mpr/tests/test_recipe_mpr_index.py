@@ -6,6 +6,7 @@ import sys
 import zipfile
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from codalab_bundles import build, taskdef
 from conftest import ROOT
@@ -15,7 +16,8 @@ from test_recipe_mpr_scoring import FIVE, gold_query, ref_files, res_files
 TASK = "recipe-mpr"
 sys.path.insert(0, str(ROOT / "scoring_programs" / TASK))
 
-from recipe_mpr_index import SUFFIX, index_text, load_index, write_index  # noqa: E402
+from recipe_mpr_gold import ReferenceDataError, queries_of  # noqa: E402
+from recipe_mpr_index import SUFFIX, index_of, index_text, load_index, write_index  # noqa: E402
 from recipe_mpr_submission import _object_hook, ranks_by_index  # noqa: E402
 
 # Specific is bit 0, Commonsense 1, Negated 2, Analogical 3, Temporal 4.
@@ -134,3 +136,57 @@ def test_the_builder_packs_a_current_index_beside_each_gold_and_never_in_public_
         assert reference.read(split + ".json" + SUFFIX).decode("utf-8") == index_text(str(folder / (split + ".json")))
         public = zipfile.ZipFile(io.BytesIO(bundle.read("public_data_%s.zip" % split)))
         assert public.namelist() == ["queries.json"]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Without an index: the gold's columns make one (index_of), when the gold reader would accept every query
+
+
+def test_index_of_a_gold_without_ids_or_flags():
+    items = [{"query": "Soup?", "options": {"b": "B", "a": "A"}, "answer": "b"},
+             {"id": "x", "query": "Cake?", "query_type": {"Negated": 1, "Temporal": 0, "other": 7},
+              "options": {"c": "C"}, "answer": "c"},
+             {"id": None, "query": "Tea?", "query_type": {}, "options": {"e": "E", "d": "D"}, "answer": "d"}]
+    index = index_of(items)
+    assert (index.ids, index.answers, index.options, index.types) == (
+        ["q000", "x", "q002"], ["b", "c", "d"], [["a", "b"], ["c"], ["d", "e"]], [(), ("Negated",), ()])
+
+
+QUERY = st.fixed_dictionaries({
+    "query": st.sampled_from(["Soup?", "", " \t", 3]),
+    "options": st.sampled_from([{"a": "A", "b": "B"}, {"b": "B"}, {}, {"a": 1}, ["a"]]),
+    "answer": st.sampled_from(["a", "b", None, ["a"]]),
+}, optional={
+    "id": st.sampled_from(["q000", "q001", "x", "", None, 5]),
+    "query_type": st.sampled_from([None, {}, {"Specific": 1}, {"Negated": True, "Temporal": 0}, {"Specific": 2},
+                                   {"Analogical": [1]}, ["Specific"], "Specific"]),
+})
+GOLD = st.lists(st.one_of(QUERY, st.sampled_from([[], "q", None])), min_size=1, max_size=4)
+
+
+@given(GOLD)
+@settings(max_examples=500, deadline=None)
+def test_index_of_is_the_gold_readers_index_or_none(items):
+    """index_of agrees with the query-by-query reader wherever it gives an index, and gives none for a gold that
+    the reader refuses (which then says why)."""
+    index = index_of(items)
+    try:
+        queries = queries_of(items, "gold.json")
+    except ReferenceDataError:
+        assert index is None
+        return
+    if index is not None:
+        assert index.ids == [q.id for q in queries]
+        assert index.answers == [q.answer for q in queries]
+        assert index.options == [sorted(q.options) for q in queries]
+        assert index.types == [q.types for q in queries]
+
+
+def test_index_text_is_the_same_by_columns_and_by_queries(tmp_path, monkeypatch):
+    path = tmp_path / "gold.json"
+    path.write_text(json.dumps(SMALL + [dict(gold_query("q2", ["f"], "f"), query_type=None)]), encoding="utf-8")
+    by_columns = index_text(str(path))
+    import recipe_mpr_index
+    monkeypatch.setattr(recipe_mpr_index, "index_of", lambda items: None)
+    assert index_text(str(path)) == by_columns
+    assert json.loads(by_columns)["types"] == [1 + 4, 0, 0]

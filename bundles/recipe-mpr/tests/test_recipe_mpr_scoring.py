@@ -220,6 +220,7 @@ def test_dataset_form_is_refused_when_gold_repeats_a_query_text(score_submission
 
 @pytest.mark.parametrize("gold,fragment", [
     ([gold_query("a", ["o1"], "o9")], "query 1: the answer is not one of the query's options"),
+    ([gold_query("a", ["o1"], ["o1"])], "query 1: the answer is not one of the query's options"),  # was a crash
     ([gold_query("a", ["o1"], "o1"), gold_query("a", ["o2"], "o2")], "the query id a appears twice"),
     ({"not": "a list"}, "must be a non-empty JSON list"),
 ])
