@@ -112,24 +112,18 @@ def build_main(argv, folder=None):
             print("%s: not built: %s" % (name, exc), file=sys.stderr)
             failures += 1
             continue
-        print("built %s (Codabench) and %s (CodaLab v1.5)" % (_shown(built.codabench), _shown(built.codalab)))
+        print("built %s (Codabench) and %s (CodaLab v1.5)" % (new_task.shown_path(built.codabench),
+                                                               new_task.shown_path(built.codalab)))
         _print_schedules(task, built)
         if not args.no_check and _check_samples(task, built):
             for path in built:  # a bundle whose own sample fails is not finished: leave nothing that looks it
                 os.remove(str(path))
             print("%s: not built: a starting kit's sample submission fails (above); %s and %s removed"
-                  % (name, _shown(built.codabench), _shown(built.codalab)), file=sys.stderr)
+                  % (name, new_task.shown_path(built.codabench), new_task.shown_path(built.codalab)), file=sys.stderr)
             failures += 1
     if len(names) > 1:
         print("%d built, %d failed" % (len(names) - failures, failures))
     return 1 if failures else 0
-
-
-def _shown(path):
-    try:
-        return str(Path(path).resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
 
 
 def _when(value):
@@ -330,7 +324,8 @@ def _migrate_into(args, options):
     for source, target, report, error in done:
         stem = target[:-len(".zip")]
         with open(stem + ".report.txt", "w", encoding="utf-8") as handle:
-            handle.write((migrate.format_report(report, COMMAND) if report else "migrate %s: %s" % (source, error)) + "\n")
+            text = migrate.format_report(report, COMMAND) if report else "migrate %s: %s" % (source, error)
+            handle.write(text + "\n")
         with open(stem + ".report.json", "w", encoding="utf-8") as handle:
             json.dump(report.as_dict() if report else {"source": source, "error": error, "exit_status": 2}, handle,
                       sort_keys=True, indent=1)

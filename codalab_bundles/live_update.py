@@ -15,9 +15,10 @@ import zipfile
 import yaml
 
 from . import codabench_model
-from .publish import _instant, _show
+from .publish import api_instant, show
 
-PHASE_FIELDS = (("name", "name"), ("description", "description"), ("max_submissions_per_day", "max_submissions_per_day"),
+PHASE_FIELDS = (("name", "name"), ("description", "description"),
+                ("max_submissions_per_day", "max_submissions_per_day"),
                 ("max_submissions", "max_submissions_per_person"), ("execution_time_limit", "execution_time_limit"))
 
 
@@ -34,7 +35,7 @@ class Change(object):
 
 
 def _text(value):
-    return _show(value) if hasattr(value, "strftime") or value is None else value
+    return show(value) if hasattr(value, "strftime") or value is None else value
 
 
 def _read_text(archive, name):
@@ -69,7 +70,8 @@ def bundle_view(path):
 def live_view(competition):
     phases = []
     for phase in sorted(competition.get("phases") or [], key=lambda p: p.get("index", 0)):
-        view = {"id": phase.get("id"), "start": _instant(phase.get("start")), "end": _instant(phase.get("end"))}
+        view = {"id": phase.get("id"), "start": api_instant(phase.get("start")),
+                "end": api_instant(phase.get("end"))}
         for _, live_key in PHASE_FIELDS:
             view[live_key] = phase.get(live_key) if live_key not in ("name", "description") else \
                 (phase.get(live_key) or "").strip()

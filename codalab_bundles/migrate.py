@@ -447,7 +447,8 @@ def _report_groups(groups, report):
                        "go on submitting, add a phase with the same task(s) after the last one" % (
                            "phase" if len(members) == 1 else "phases", ", ".join(labels),
                            "has" if len(members) == 1 else "have", "it stayed" if len(members) == 1 else "they stayed",
-                           "it" if len(members) == 1 else "them", "it ends" if len(members) == 1 else "their phase ends",
+                           "it" if len(members) == 1 else "them",
+                           "it ends" if len(members) == 1 else "their phase ends",
                            _when(end), ": it never opens" if end < start else ""))
         elif end is not None and end < start:
             report.add(LOSS, where, "phase %s (%s) starts when or after the next one does: it never opens (nor did "

@@ -218,7 +218,7 @@ def new_main(argv, command="codalab-bundles", default_folder=None):
         print("new: %s" % exc, file=sys.stderr)
         return 2
     for path in written:
-        print("wrote %s" % _shown(path))
+        print("wrote %s" % shown_path(path))
     if default_folder is not None and folder == Path(default_folder).resolve():  # this repository's own tasks
         print("next: %s --task %s && %s validate dist/%s.zip && %s replay dist/%s.zip" % (
             command, args.name, command, args.name, command, args.name))
@@ -227,13 +227,13 @@ def new_main(argv, command="codalab-bundles", default_folder=None):
             command, command, args.name, command, args.name))
     else:
         print("next: cd %s && %s build && %s validate dist/%s.zip && %s replay dist/%s.zip" % (
-            _shown(folder), command, command, args.name, command, args.name))
+            shown_path(folder), command, command, args.name, command, args.name))
     return 0
 
 
-def _shown(path):
-    """A path as short as it reads: relative to the current folder when inside it."""
+def shown_path(path):
+    """A path as short as it reads: relative to the current folder when inside it (the CLI's messages too)."""
     try:
-        return str(Path(path).relative_to(Path.cwd()))
+        return str(Path(path).resolve().relative_to(Path.cwd()))
     except ValueError:
         return str(path)

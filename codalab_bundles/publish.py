@@ -32,7 +32,7 @@ def bundle_phases(path):
     return [(p.name, p.start.stored, p.end.stored) for p in codabench_model.stored_phases(spec, version)]
 
 
-def _instant(text):
+def api_instant(text):
     """A Codabench API datetime ('2021-01-09T23:59:59Z' or with +00:00) as naive UTC; None stays None."""
     if not text:
         return None
@@ -45,7 +45,7 @@ def _instant(text):
 def live_phases(competition):
     """[(name, start, end)] of a competition as the API returns it, in phase order."""
     phases = sorted(competition.get("phases") or [], key=lambda p: p.get("index", 0))
-    return [(p.get("name"), _instant(p.get("start")), _instant(p.get("end"))) for p in phases]
+    return [(p.get("name"), api_instant(p.get("start")), api_instant(p.get("end"))) for p in phases]
 
 
 def phase_differences(expected, stored):
@@ -56,14 +56,15 @@ def phase_differences(expected, stored):
     for number, (want, got) in enumerate(zip(expected, stored), 1):
         for field, a, b in zip(("name", "start", "end"), want, got):
             if a != b:
-                lines.append("phase %d %s: the bundle says %s, the site stored %s" % (number, field, _show(a), _show(b)))
+                lines.append("phase %d %s: the bundle says %s, the site stored %s" % (number, field, show(a), show(b)))
     return lines
 
 
-def _show(value):
-    if value is None:
-        return "no end"
-    return value.strftime("%Y-%m-%d %H:%M:%S UTC") if isinstance(value, datetime.datetime) else repr(value)
+def show(value):
+    """A stored date as reports print it (codabench_model's form: 'no end' for None); other values as repr."""
+    if value is None or isinstance(value, datetime.datetime):
+        return codabench_model.format_instant(value)
+    return repr(value)
 
 
 def upload(client, path, kind, progress=None, **fields):
@@ -125,7 +126,7 @@ def format_published(result):
     lines = ["published: %s (competition %s): %s" % (result["title"], result["id"], result["url"]),
              "phases as the site stored them (UTC):"]
     for number, (name, start, end) in enumerate(result["phases"], 1):
-        lines.append("  %d. %s: %s to %s" % (number, name, _show(start), _show(end)))
+        lines.append("  %d. %s: %s to %s" % (number, name, show(start), show(end)))
     if result["differences"]:
         lines.append("ERROR: the site stored phases that differ from the bundle:")
         lines.extend("  - %s" % line for line in result["differences"])

@@ -10,7 +10,7 @@ beyond the 10 decimals Codabench stores is an error.
 import datetime
 
 from .codabench_api import ApiError, wait_for
-from .publish import _instant, _show, upload
+from .publish import api_instant, show, upload
 
 DONE = ("Finished", "Failed", "Cancelled")
 SCORING_TIMEOUT = 1800  # seconds: a phase's own limit is at most 600 s on the default queue; queues add waiting
@@ -31,11 +31,11 @@ def phase_of(competition, number):
 def closed(phase, now):
     """Why participants cannot submit to ``phase`` at ``now`` (naive UTC), or None. The site's upload page takes
     submissions only in the current phase; its API checks no dates, so a robot submission would still run."""
-    start, end = _instant(phase.get("start")), _instant(phase.get("end"))
+    start, end = api_instant(phase.get("start")), api_instant(phase.get("end"))
     if start is not None and now < start:
-        return "it opens at %s" % _show(start)
+        return "it opens at %s" % show(start)
     if end is not None and now >= end:
-        return "it ended at %s" % _show(end)
+        return "it ended at %s" % show(end)
     return None
 
 

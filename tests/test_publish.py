@@ -10,7 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from codalab_bundles import codabench_api, publish, submit
+from codalab_bundles import codabench_api, publish
 from conftest import ROOT
 
 TOKEN = "s3cret-token-value"
@@ -101,11 +101,6 @@ class FakeCodabench(object):
         return Handler
 
 
-def _phases(toy):
-    with zipfile.ZipFile(str(toy)) as archive:
-        return publish.bundle_phases(toy), archive
-
-
 @pytest.fixture
 def toy_bundle(tmp_path):
     from toy_task import make_toy
@@ -142,7 +137,8 @@ def test_publish_uploads_waits_and_checks_the_stored_phases(toy_bundle):
     assert "1. Development: 2025-01-15 00:00:00 UTC to 2025-01-31 23:59:59 UTC" in proc.stdout
     assert "the stored phases are the bundle's, to the second" in proc.stdout
     assert [(m, p) for m, p, _ in fake.calls] == [
-        ("POST", "/api/datasets/"), ("PUT", "/storage/toy.zip"), ("PUT", "/api/datasets/completed/k-competition_bundle/"),
+        ("POST", "/api/datasets/"), ("PUT", "/storage/toy.zip"),
+        ("PUT", "/api/datasets/completed/k-competition_bundle/"),
         ("GET", "/api/competitions/3/creation_status/"), ("GET", "/api/competitions/11/")]
     assert fake.uploads["/storage/toy.zip"] == toy_bundle.read_bytes()
     assert [a for m, p, a in fake.calls if p.startswith("/storage/")] == [None]  # the presigned URL needs no token
@@ -294,7 +290,8 @@ def test_update_shows_the_difference_then_applies_what_is_safe(toy_bundle, tmp_p
         proc = _cli("publish", renamed, "--update", 11, "--apply", "--server", fake.url,
                     env={"CODABENCH_TOKEN": TOKEN})
         assert proc.returncode == 1 and fake.patches == []
-        assert "! leaderboard columns: live accuracy, hits, never_written -> bundle accuracy, hits_total, never_written " \
+        assert "! leaderboard columns: live accuracy, hits, never_written -> bundle accuracy, hits_total, " \
+               "never_written " \
                "(not applied: the " \
                "competition has 3 submission(s), whose scores are stored per column key" in proc.stdout
     finally:
