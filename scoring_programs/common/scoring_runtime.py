@@ -25,11 +25,15 @@ import sys
 import fast_csv
 
 __all__ = [
-    "SubmissionError", "ReferenceDataError", "Result", "main",
+    "SubmissionError", "ReferenceDataError", "Result", "Items", "main", "VERSION",
     "find_submission_file", "find_reference_file", "find_file",
     "read_text", "stream_lines", "iter_lines", "read_csv", "format_score", "mean",
     "quote", "shorten", "is_integer", "parse_integer", "canonical_integer", "load_json", "gold_is_public",
 ]
+
+# The version of the scoring programs (all of them, with this runtime), carried by every score output's signature.
+# It is the codalab-bundles release that made them; change it whenever a score, a check or an output can change.
+VERSION = "0.4.0"
 
 SCORES_TXT = "scores.txt"
 SCORES_JSON = "scores.json"
@@ -61,14 +65,67 @@ class Result(object):
         scored but may not be what its author meant.
     hidden_gold_html: the page when the gold is not public, following HIDDEN_GOLD_RULE; None: a page with the
         scores only. ``main`` picks the page, so no task can show a hidden gold by forgetting to check.
+    items: the per-item statistics of the ranking score (an Items), or a function returning them (built only when
+        asked for: --per-item, --ci, --compare, or the page of a public gold); None when the task has none.
+    program: the program's name in the signature, when ``main`` was not told it (the generic kinds).
     """
 
-    def __init__(self, scores, html=None, notes=(), hidden_gold_html=None, warnings=()):
+    def __init__(self, scores, html=None, notes=(), hidden_gold_html=None, warnings=(), items=None, program=None):
         self.scores = list(scores)
         self.html = html
         self.notes = list(notes)
         self.warnings = list(warnings)
         self.hidden_gold_html = hidden_gold_html
+        self._items = items
+        self.program = program
+
+    @property
+    def items(self):
+        if callable(self._items):
+            self._items = self._items()
+        return self._items
+
+
+class Items(object):
+    """What every scored item (post, row, sentence, query) adds to the ranking score: the figures behind
+    ``--per-item``, ``--ci`` and ``--compare``.
+
+    unit: the metric's unit in the singular ("post", "row", "sentence", "query"): intervals resample these.
+    key: the score key ``finish`` gives (the ranking score).
+    finish: function({statistic: total}) -> the score, from the statistics summed over the items (a statistic no
+        item has is absent, so read them with .get(name, 0)). Summing every item's statistics and finishing gives
+        exactly the score in scores.txt; a resample (items drawn with repeats) gives that resample's score.
+    Each item (``add``) has an id (text, in the gold's order, the same for every submission of a gold), its
+    statistics ({name: number}, the additive quantities the metric is made of; zeros may be left out), a verdict
+    ("right", "partly" or "wrong") and a detail: what was wrong, in a few words. The detail may quote the gold, so
+    it is shown only when the gold is public.
+    """
+    VERDICTS = ("right", "partly", "wrong")
+
+    def __init__(self, unit, key, finish):
+        self.unit, self.key, self.finish = unit, key, finish
+        self.ids, self.stats, self.verdicts, self.details = [], [], [], []
+
+    def add(self, item_id, stats, verdict="right", detail=""):
+        self.ids.append(u"%s" % (item_id,))
+        self.stats.append(stats)
+        self.verdicts.append(verdict)
+        self.details.append(detail)
+
+    def __len__(self):
+        return len(self.ids)
+
+    def totals(self):
+        """{statistic: sum over the items}, summed exactly (fsum: the order of the items does not matter)."""
+        parts = {}
+        for stats in self.stats:
+            for name, value in stats.items():
+                parts.setdefault(name, []).append(value)
+        return dict((name, math.fsum(values)) for name, values in parts.items())
+
+    def score(self):
+        """The ranking score from the items (equal to the one in scores.txt)."""
+        return self.finish(self.totals())
 
 
 # ---------------------------------------------------------------------------------------------------------------
