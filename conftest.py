@@ -122,3 +122,25 @@ def built_bundles(tmp_path_factory):
     from codalab_bundles import build, taskdef
     dist = tmp_path_factory.mktemp("dist")
     return dict((name, build.build_task(taskdef.load_task(name), dist)) for name in taskdef.task_names())
+
+
+def load_program(task, program_dir=None, env=None):
+    """The evaluate.py of scoring_programs/<task> (or of program_dir) imported as a module, to call its ``score``
+    in-process (e.g. to read ``score(ref, res).items``). ``env``: environment variables set while it is imported."""
+    import importlib.util
+    program = Path(program_dir) if program_dir else ROOT / "scoring_programs" / task
+    if str(program) not in sys.path:
+        sys.path.insert(0, str(program))
+    spec = importlib.util.spec_from_file_location("evaluate_" + task.replace("-", "_"), str(program / "evaluate.py"))
+    module = importlib.util.module_from_spec(spec)
+    saved = dict((k, os.environ.get(k)) for k in (env or {}))
+    os.environ.update(env or {})
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    return module
