@@ -494,6 +494,7 @@ def _report(bundle_path, submission_name, phase, platform, worker, executor, tim
         "status": "Failed", "reason": None, "exit_code": None, "elapsed_seconds": 0.0,
         "time_limit_seconds": time_limit, "command": [], "scores": {}, "columns_without_score": [],
         "keys_without_column": [], "score_warnings": [], "warnings": [], "other_platform_scores": None,
+        "signature": None,
         "stdout": "", "stderr": "", "detailed_results": None, "run_dir": None,
     }
     unknown = set(outcome) - set(report)
@@ -557,7 +558,7 @@ def replay(bundle_path, submission=None, phase_number=None, temp_dir=None, keep=
             status=status, reason=reason, exit_code=exit_code, elapsed_seconds=results[-1]["elapsedTime"],
             command=commands_run, scores=scores,
             columns_without_score=[key for key in columns if key not in scores],
-            keys_without_column=parsed.ignored, score_warnings=parsed.warnings,
+            keys_without_column=parsed.ignored, score_warnings=parsed.warnings, signature=parsed.signature,
             warnings=_timing_warnings(worker, results[-1]["elapsedTime"], time_limit),
             other_platform_scores=dict(other.as_dict(), platform=other_worker.label),
             stdout=_read_optional(run.stdout) or "", stderr=_read_optional(run.stderr) or "",
@@ -658,6 +659,10 @@ def format_report(report):
             lines.append("  %-*s  %r" % (width, key, value))
     lines.append("leaderboard columns without a score: %s" % (", ".join(report["columns_without_score"]) or "none"))
     lines.append("score keys matching no column: %s" % (", ".join(report["keys_without_column"]) or "none"))
+    signature = report["signature"]
+    if signature:
+        lines.append("signature: %s %s, gold SHA-256 %s" % (signature.get("program"), signature.get("version"),
+                                                            signature.get("gold_sha256")))
     for warning in report["score_warnings"] + report["warnings"]:
         lines.append("warning: %s" % warning)
     other = report["other_platform_scores"]

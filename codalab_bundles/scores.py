@@ -14,6 +14,8 @@ class ParsedScores(object):
     ignored: keys that match no column (silently dropped by the platform).
     missing: leaderboard columns that got no score (shown as '-' and ranked last).
     warnings: things that are accepted but probably not what the organizer wants.
+    signature: the {"program", "version", "gold_sha256"} object this project's programs put in scores.json (the
+        platform ignores it: it is no column key), or None.
     """
 
     def __init__(self):
@@ -23,6 +25,7 @@ class ParsedScores(object):
         self.ignored = []
         self.missing = []
         self.warnings = []
+        self.signature = None
 
     def fail(self, message):
         self.ok = False
@@ -31,7 +34,7 @@ class ParsedScores(object):
 
     def as_dict(self):
         return {"ok": self.ok, "error": self.error, "scores": self.scores, "ignored_keys": self.ignored,
-                "columns_without_score": self.missing, "warnings": self.warnings}
+                "columns_without_score": self.missing, "warnings": self.warnings, "signature": self.signature}
 
 
 def _finish(parsed, columns):
@@ -115,6 +118,9 @@ def parse_codabench(json_text, txt_text, columns):
         return _finish(parsed, columns)
     for key, value in data.items():
         key = str(key)
+        if key == "signature" and isinstance(value, dict) and source == "scores.json" and key not in columns:
+            parsed.signature = value
+            continue
         if key not in columns:
             parsed.ignored.append(key)
             continue

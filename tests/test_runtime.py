@@ -100,7 +100,7 @@ def test_mean_is_exact_and_order_free():
 
 
 def run_main(tmp_path, score, capsys, gold_public=True):
-    (tmp_path / "in" / "ref").mkdir(parents=True)
+    (tmp_path / "in" / "ref").mkdir(parents=True, exist_ok=True)
     if gold_public:
         (tmp_path / "in" / "ref" / rt.GOLD_PUBLIC_MARKER).write_text("public\n")
     (tmp_path / "in" / "res").mkdir(parents=True)
@@ -109,13 +109,20 @@ def run_main(tmp_path, score, capsys, gold_public=True):
     return code, out, err, tmp_path / "out"
 
 
+ABC_SHA256 = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"  # FIPS 180-2's example "abc"
+
+
 def test_main_writes_scores_txt_json_and_page(tmp_path, capsys):
+    (tmp_path / "in" / "ref").mkdir(parents=True)
+    (tmp_path / "in" / "ref" / "gold.txt").write_bytes(b"abc")
     code, out, err, output = run_main(
-        tmp_path, lambda ref, res: rt.Result([("f1", 0.25), ("n", 3)], "<html>x</html>", ["3 posts"]), capsys)
+        tmp_path, lambda ref, res: rt.Result([("f1", 0.25), ("n", 3)], "<body>x</body>", ["3 posts"]), capsys)
     assert code == 0 and err == ""
     assert (output / "scores.txt").read_text() == "f1: 0.250000000000000\nn: 3.000000000000000\n"
-    assert json.loads((output / "scores.json").read_text()) == {"f1": 0.25, "n": 3.0}
-    assert (output / "detailed_results.html").read_text() == "<html>x</html>"
+    signature = {"program": "scoring", "version": rt.VERSION, "gold_sha256": ABC_SHA256}
+    assert json.loads((output / "scores.json").read_text()) == {"f1": 0.25, "n": 3.0, "signature": signature}
+    assert (output / "detailed_results.html").read_text() == (
+        '<body>x<p class="note">Scored by scoring %s; gold SHA-256 %s.</p>\n</body>' % (rt.VERSION, ABC_SHA256))
     assert out == "f1: 0.250000000000000\nn: 3.000000000000000\n3 posts\n"
     assert not (output / "metadata").exists()
 

@@ -45,4 +45,4 @@ def score(ref_dir, res_dir):
 
 
 if __name__ == "__main__":
-    sys.exit(main(score, cheers_report.TITLE))
+    sys.exit(main(score, cheers_report.TITLE, program="cheers"))

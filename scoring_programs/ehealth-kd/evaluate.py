@@ -157,4 +157,4 @@ def score(ref_dir, res_dir):
 
 
 if __name__ == "__main__":
-    sys.exit(main(score, TITLE))
+    sys.exit(main(score, TITLE, program="ehealth-kd"))

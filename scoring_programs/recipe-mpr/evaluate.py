@@ -10,7 +10,7 @@ sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pard
 
 from scoring_runtime import SubmissionError, ReferenceDataError, Result, main  # noqa: E402,F401
 from recipe_mpr_gold import find_gold, load_gold_file, queries_of, read_items  # noqa: E402
-from recipe_mpr_index import index_of, load_index  # noqa: E402
+from recipe_mpr_index import SUFFIX as INDEX_SUFFIX, index_of, load_index  # noqa: E402
 from recipe_mpr_metric import Evaluation, column_combinations  # noqa: E402
 from recipe_mpr_submission import FORM_IDS, predictions_of, ranks_by_index, read_predictions  # noqa: E402
 from recipe_mpr_report import render  # noqa: E402
@@ -48,4 +48,4 @@ def score(ref_dir, res_dir):
 
 
 if __name__ == "__main__":
-    sys.exit(main(score, TITLE))
+    sys.exit(main(score, TITLE, program="recipe-mpr", derived=(INDEX_SUFFIX,)))

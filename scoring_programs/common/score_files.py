@@ -1,0 +1,237 @@
+"""Two-file scoring, for participants: ``python3 evaluate.py --gold GOLD --pred PRED`` prints the scores.
+
+GOLD and PRED are each a file, a folder or a zip (a submission zip, a reference zip). The task's own ``score`` reads
+them with the same checks and messages as on the platform: a file given alone is put in a folder of its own and
+stands for the file the task expects there when it has the same extension (scoring_runtime.STANDS_IN), so
+``--pred run3.csv`` is read as the submission.csv it is. Options:
+
+- ``--json``: one JSON object on stdout instead of the table;
+- ``--per-item [all|wrong]``: each item's statistics, verdict and what was wrong (the gold is the participant's own
+  here, so nothing is hidden);
+- ``--ci``: a bootstrap interval for the ranking score; ``--compare PRED2``: PRED against PRED2, paired bootstrap
+  and approximate randomization (resampling.py); ``--samples``, ``--seed``, ``--level`` set them;
+- ``--output DIR``: also write scores.txt, scores.json and detailed_results.html there, as the platform would.
+
+Exit status: 0 scored; 1 the submission or the gold cannot be scored (one message on stderr); 2 wrong usage.
+"""
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import zipfile
+from collections import OrderedDict
+
+import resampling
+import scoring_runtime
+import signature as signatures
+from scoring_runtime import format_score
+
+EPILOG = """examples:
+  python3 evaluate.py --gold gold.csv --pred submission.csv
+  python3 evaluate.py --gold gold.csv --pred run1.csv --per-item wrong
+  python3 evaluate.py --gold gold.csv --pred run1.csv --ci --compare run2.csv --json
+
+GOLD and PRED may each be a file, a folder or a zip. The platform's layout still works:
+  python3 evaluate.py INPUT_DIR OUTPUT_DIR   (gold in INPUT_DIR/ref, submission in INPUT_DIR/res)
+
+exit status: 0 scored; 1 the submission or the gold cannot be scored; 2 wrong usage."""
+
+
+class UsageError(Exception):
+    pass
+
+
+def parser(title):
+    p = argparse.ArgumentParser(prog="evaluate.py", description="%s: score a submission against a gold file." % title,
+                                epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--gold", required=True, help="the gold: a file, a folder or a reference zip")
+    p.add_argument("--pred", required=True, help="the submission: a file, a folder or a submission zip")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    p.add_argument("--per-item", nargs="?", const="all", choices=("all", "wrong"),
+                   help="list every item (all) or only the items not fully right (wrong)")
+    p.add_argument("--ci", action="store_true", help="a bootstrap interval for the ranking score")
+    p.add_argument("--compare", metavar="PRED2", help="test PRED against a second run on the same gold")
+    p.add_argument("--samples", type=int, default=resampling.DEFAULT_SAMPLES,
+                   help="resamples (and randomization rounds); default %(default)s")
+    p.add_argument("--seed", type=int, default=resampling.DEFAULT_SEED, help="default %(default)s")
+    p.add_argument("--level", type=float, default=resampling.DEFAULT_LEVEL,
+                   help="confidence level of the intervals; default %(default)s")
+    p.add_argument("--output", metavar="DIR", help="also write scores.txt, scores.json and detailed_results.html")
+    return p
+
+
+def _extract(path, target):
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for member in archive.namelist():
+                parts = member.replace("\\", "/").split("/")
+                if member.startswith(("/", "\\")) or ".." in parts or ":" in parts[0]:
+                    raise UsageError("%s: the zip holds a path outside its folder (%s)" % (path, member))
+            archive.extractall(target)
+    except zipfile.BadZipFile as exc:
+        raise UsageError("%s is not a valid zip file (%s)" % (path, exc))
+
+
+def stage(path, work, role):
+    """The folder the task reads for ``path``: the folder itself, a zip unzipped into ``work``, or a file alone in
+    ``work`` (standing for the file the task expects)."""
+    if os.path.isdir(path):
+        return path
+    if not os.path.isfile(path):
+        raise UsageError("%s: no such file or folder (--%s)" % (path, role))
+    os.makedirs(work)
+    if path.lower().endswith(".zip"):
+        _extract(path, work)
+        return work
+    link = os.path.join(work, os.path.basename(path))
+    try:
+        os.symlink(os.path.abspath(path), link)
+    except (OSError, NotImplementedError):  # no symlinks (Windows without the right): a copy reads the same
+        shutil.copyfile(path, link)
+    scoring_runtime.STANDS_IN[os.path.abspath(work)] = link
+    return work
+
+
+def _score(score, ref_dir, res_dir):
+    result, message = scoring_runtime.run_score(score, ref_dir, res_dir)
+    if result is None:
+        raise ScoringFailed(message)
+    return result
+
+
+class ScoringFailed(Exception):
+    pass
+
+
+def _items(result, what):
+    items = result.items
+    if items is None:
+        raise UsageError("there are no per-item figures for this submission, so %s cannot be done" % what)
+    return items
+
+
+def run(score, title, program, derived, args, work):
+    gold = args.gold
+    ref_dir = stage(gold, os.path.join(work, "ref"), "gold")
+    res_dir = stage(args.pred, os.path.join(work, "res"), "pred")
+    result = _score(score, ref_dir, res_dir)
+    sig = scoring_runtime.gold_signature(result.program or program, gold if os.path.isfile(gold) and
+                                         not gold.lower().endswith(".zip") else ref_dir, derived)
+    report = OrderedDict([("title", title), ("signature", sig),
+                          ("scores", OrderedDict((k, float(v)) for k, v in result.scores)),
+                          ("notes", result.notes), ("warnings", result.warnings)])
+    settings = []
+    if args.ci:
+        interval = resampling.bootstrap(_items(result, "--ci"), args.samples, args.seed, args.level)
+        report["interval"] = OrderedDict([("key", _items(result, "--ci").key), ("low", interval.low),
+                                          ("high", interval.high), ("level", args.level), ("unit", interval.unit),
+                                          ("items", interval.items), ("samples", args.samples), ("seed", args.seed)])
+        settings.append(interval.settings())
+    if args.compare:
+        other = _score(score, ref_dir, stage(args.compare, os.path.join(work, "res2"), "compare"))
+        comparison = resampling.paired(_items(result, "--compare"), _items(other, "--compare"),
+                                       args.samples, args.seed, args.level)
+        report["comparison"] = OrderedDict([
+            ("key", comparison.key), ("a", args.pred), ("b", args.compare), ("score_a", comparison.score_a),
+            ("score_b", comparison.score_b), ("delta", comparison.delta), ("low", comparison.low),
+            ("high", comparison.high), ("p_paired_bootstrap", comparison.p_bootstrap),
+            ("p_approximate_randomization", comparison.p_randomization), ("level", args.level),
+            ("unit", comparison.unit), ("items", comparison.items), ("samples", args.samples), ("seed", args.seed)])
+        report["comparison_scores"] = OrderedDict((k, float(v)) for k, v in other.scores)
+        settings.append(comparison.settings())
+    report["signature_text"] = signatures.text(sig, *settings)
+    if args.per_item:
+        items = _items(result, "--per-item")
+        report["items"] = [OrderedDict([("id", i), ("verdict", v), ("detail", d), ("stats", s)])
+                           for i, v, d, s in zip(items.ids, items.verdicts, items.details, items.stats)
+                           if args.per_item == "all" or v != "right"]
+        report["unit"] = items.unit
+    if args.output:
+        if not os.path.isdir(args.output):
+            os.makedirs(args.output)
+        result.html = scoring_runtime.page_for(title, result, True, sig)
+        scoring_runtime.write_outputs(args.output, result, sig)
+    return result, report
+
+
+def _number(value):
+    return format_score(value)
+
+
+def table(report):
+    """The report as text: scores (and the interval), notes, comparison, items, signature."""
+    lines = []
+    interval = report.get("interval")
+    width = max([len(k) for k in report["scores"]] + [5])
+    for key, value in report["scores"].items():
+        line = "%-*s  %s" % (width, key, _number(value))
+        if interval and key == interval["key"]:
+            line += "  %s%% interval [%s, %s]" % (_percent(interval["level"]), _number(interval["low"]),
+                                                   _number(interval["high"]))
+        lines.append(line)
+    lines.extend(report["notes"])
+    comparison = report.get("comparison")
+    if comparison:
+        lines.append("")
+        lines.append("%s of A (%s) minus B (%s), over %d %ss:" % (comparison["key"], comparison["a"],
+                                                                  comparison["b"], comparison["items"],
+                                                                  comparison["unit"]))
+        rows = [("A", _number(comparison["score_a"])), ("B", _number(comparison["score_b"])),
+                ("A - B", "%s  %s%% interval [%s, %s]" % (_number(comparison["delta"]), _percent(comparison["level"]),
+                                                          _number(comparison["low"]), _number(comparison["high"]))),
+                ("paired bootstrap", "p = %.4f" % comparison["p_paired_bootstrap"]),
+                ("approximate randomization", "p = %.4f" % comparison["p_approximate_randomization"])]
+        lines.extend("  %-25s  %s" % row for row in rows)
+    if "items" in report:
+        lines.append("")
+        lines.append("\t".join((report["unit"], "verdict", "statistics", "what was wrong")))
+        for item in report["items"]:
+            stats = " ".join("%s=%s" % (name, _short_number(value)) for name, value in sorted(item["stats"].items()))
+            lines.append("\t".join((item["id"], item["verdict"], stats, item["detail"])))
+    lines.append("")
+    lines.append("signature: %s" % report["signature_text"])
+    return "\n".join(lines) + "\n"
+
+
+def _percent(level):
+    return ("%.4f" % (100 * level)).rstrip("0").rstrip(".")
+
+
+def _short_number(value):
+    return "%d" % value if float(value).is_integer() else ("%.6f" % value).rstrip("0")
+
+
+def main(score, title, program, derived, argv):
+    try:
+        args = parser(title).parse_args(argv)
+    except SystemExit as exc:  # argparse has printed the help or the usage error
+        return 0 if not exc.code else 2
+    problem = resampling.check_settings(args.samples, args.seed, args.level)
+    if problem:
+        sys.stderr.write("evaluate.py: %s\n" % problem)
+        return 2
+    work = tempfile.mkdtemp(prefix="score-files-")
+    try:
+        result, report = run(score, title, program, derived, args, work)
+    except (UsageError, ValueError) as exc:  # ValueError: resampling with no item
+        sys.stderr.write("evaluate.py: %s\n" % exc)
+        return 2
+    except ScoringFailed as exc:
+        sys.stderr.write("%s\n" % exc)
+        return 1
+    finally:
+        scoring_runtime.STANDS_IN.clear()
+        shutil.rmtree(work, ignore_errors=True)
+    out = json.dumps(report, indent=2, ensure_ascii=False) + "\n" if args.json else table(report)
+    # UTF-8 whatever the locale (the platform images run with LANG unset, where Python 3.6 would write ASCII).
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is not None:
+        buffer.write(out.encode("utf-8"))
+        buffer.flush()
+    else:
+        sys.stdout.write(out)
+        sys.stdout.flush()
+    scoring_runtime.print_warnings(result)
+    return 0
