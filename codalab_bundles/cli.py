@@ -26,6 +26,9 @@ them all.
       (Python 3 syntax, a replay under the Codabench worker). --wrap-scores runs the unchanged program through a
       wrapper that writes scores.json with CodaLab's rules and removes an output/metadata it writes.
       Several bundles at once with --out DIR: one bundle and report each, a summary table and summary.csv.
+  codalab-bundles score TASK|BUNDLE.zip GOLD PRED [--json] [--per-item [wrong]] [--ci] [--compare PRED2]
+      Score a submission against a gold file with the task's scoring program, as participants run it offline:
+      the platform's checks and scores, each item's result, a bootstrap interval, paired tests between two runs.
   codalab-bundles rescore BUNDLE.zip SUBMISSION... [--phase N] [--jobs J] [-o leaderboard.csv]
       Score past submissions (zips, folders of zips, or unzipped folders) through the bundle's program as the
       Codabench worker would, J at a time, and write the leaderboard as CSV and HTML (beside it), ranked by the
@@ -44,7 +47,7 @@ import zipfile
 from pathlib import Path
 
 from . import (__version__, build, codabench_api, live_update, migrate, migration_report, new_task, publish, replay,
-               rescore, safe_zip, submit, taskdef, validate)
+               rescore, safe_zip, score_command, submit, taskdef, validate)
 
 COMMAND = "codalab-bundles"  # how the user called the tool, for help and messages; set by main()
 EXIT_STATUSES = ("exit status: 0 done (built, valid, Finished, ready to upload); 1 done, with something "
@@ -359,6 +362,12 @@ def rescore_main(argv):
                         "(default: the number of CPUs)")
     parser.add_argument("-o", "--output", default="leaderboard.csv",
                         help="the CSV to write (default: leaderboard.csv); the HTML goes beside it")
+    parser.add_argument("--ci", action="store_true", help="add the bootstrap interval of the ranking score to each "
+                        "row, and the approximate-randomization p-value of its difference from the next row (rows "
+                        "with p >= 1 - level are marked not significant); programs of codalab-bundles 0.4.0+ only")
+    parser.add_argument("--samples", type=int, default=1000, help="with --ci: resamples and rounds (default 1000)")
+    parser.add_argument("--seed", type=int, default=12345, help="with --ci: the random seed (default 12345)")
+    parser.add_argument("--level", type=float, default=0.95, help="with --ci: the confidence level (default 0.95)")
     args = parser.parse_intermixed_args(argv)
     folder = os.path.dirname(os.path.abspath(args.output))
     if not os.path.isdir(folder):  # said now, not after all the scoring
@@ -366,8 +375,9 @@ def rescore_main(argv):
     skipped = []
     try:
         bundle_title = replay.Bundle(args.bundle).spec.get("title") or args.bundle
+        intervals = rescore.IntervalSettings(args.samples, args.seed, args.level) if args.ci else None
         columns, ranking, rows = rescore.rescore(args.bundle, args.submissions, args.phase, args.jobs,
-                                                 progress_stream=sys.stderr, skipped=skipped)
+                                                 progress_stream=sys.stderr, skipped=skipped, intervals=intervals)
         page = rescore.write(args.output, "%s: rescored submissions" % bundle_title, columns, ranking, rows)
     except (rescore.RescoreError, replay.ReplayError, OSError) as exc:
         print("rescore: %s" % exc, file=sys.stderr)
@@ -377,6 +387,10 @@ def rescore_main(argv):
         len(rows) - len(failed), len(failed), ranking.key, ranking.sorting, args.output, page))
     for row in failed:
         print("  %s: %s: %s" % (row["submission"], row["status"], row["error"]))
+    tied = [row["submission"] for row in rows if row.get("tied_with_next")]
+    if args.ci:
+        print("  not significantly different from the next row (p >= %g): %s" % (round(1 - args.level, 6),
+                                                                                ", ".join(tied) or "none"))
     for path in skipped:
         print("  skipped %s: not a zip (a folder of zips is read for its zips; give an unzipped submission's "
               "folder on its own)" % path)
@@ -488,12 +502,54 @@ def submit_main(argv):
     return 0 if result["status"] == "Finished" and not diffs else 1
 
 
+def score_main(argv, folder=None):
+    parser = argparse.ArgumentParser(
+        prog="%s score" % COMMAND, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Score a submission against a gold file with a task's scoring program, as participants run it "
+                    "(evaluate.py --gold GOLD --pred PRED): the same checks, messages and scores as the platform, "
+                    "printed as a table or JSON, with per-item results, a bootstrap interval and paired tests.",
+        epilog="examples:\n  %s score toxic-spans gold.txt spans-pred.txt --per-item wrong\n"
+               "  %s score dist/sentiment.zip --phase 2 gold.csv run1.csv --ci --compare run2.csv\n\n"
+               "exit status: 0 scored; 1 the submission or the gold cannot be scored; 2 the command could not run"
+               % (COMMAND, COMMAND))
+    parser.add_argument("task", metavar="TASK", help="a task of the competition folder, or a built bundle (.zip)")
+    parser.add_argument("gold", metavar="GOLD", help="the gold: a file, a folder or a reference zip")
+    parser.add_argument("pred", metavar="PRED", help="the submission: a file, a folder or a submission zip")
+    parser.add_argument("--dir", default=None if folder is None else str(folder),
+                        help="the competition folder holding TASK (default: %s)"
+                             % ("the current folder" if folder is None else folder))
+    parser.add_argument("--phase", type=int, help="with a bundle: the phase whose program scores (default: the first)")
+    parser.add_argument("--json", action="store_true", help="one JSON object instead of a table")
+    parser.add_argument("--per-item", nargs="?", const="all", choices=("all", "wrong"),
+                        help="list every item (all) or only the items not fully right (wrong)")
+    parser.add_argument("--ci", action="store_true", help="a bootstrap interval for the ranking score")
+    parser.add_argument("--compare", metavar="PRED2", help="test PRED against a second run on the same gold")
+    parser.add_argument("--samples", type=int, help="resamples and randomization rounds (default 1000)")
+    parser.add_argument("--seed", type=int, help="the random seed (default 12345)")
+    parser.add_argument("--level", type=float, help="confidence level of the intervals (default 0.95)")
+    parser.add_argument("--output", metavar="DIR", help="also write scores.txt, scores.json and the page there")
+    args = parser.parse_args(argv)
+    options = [flag for flag, on in (("--json", args.json), ("--ci", args.ci)) if on]
+    if args.per_item:
+        options += ["--per-item", args.per_item]
+    for flag, value in (("--compare", args.compare), ("--samples", args.samples), ("--seed", args.seed),
+                        ("--level", args.level), ("--output", args.output)):
+        if value is not None:
+            options += [flag, str(value)]
+    try:
+        return score_command.run(args.task, args.gold, args.pred, options, args.dir or ".", args.phase)
+    except score_command.ScoreError as exc:
+        print("score: %s" % exc, file=sys.stderr)
+        return 2
+
+
 COMMANDS = (("new", "start a task of your own in a competition folder (a generic scorer: no code)"),
             ("build", "build a competition folder's bundles into its dist/"),
             ("validate", "check any bundle against what Codabench (and CodaLab v1.5) accept"),
             ("replay", "run a bundle's scoring step on a submission as the platform's worker does"),
             ("migrate", "turn old CodaLab bundles into Codabench bundles that keep their meaning"),
             ("rescore", "score past submissions through a bundle and write the leaderboard"),
+            ("score", "score a submission against a gold file, per item, with intervals and paired tests"),
             ("publish", "upload a bundle to a Codabench site and check what it stored"),
             ("submit", "submit to a live competition's phase, wait for its score, compare with the replay"))
 
@@ -522,7 +578,7 @@ def main(argv=None, command="codalab-bundles", folder=None, default_command=None
     argv = sys.argv[1:] if argv is None else list(argv)
     mains = {"new": lambda a: new_task.new_main(a, command, folder), "build": lambda a: build_main(a, folder),
              "validate": validate_main, "replay": replay_main, "migrate": migrate_main, "rescore": rescore_main,
-             "publish": publish_main, "submit": submit_main}
+             "publish": publish_main, "submit": submit_main, "score": lambda a: score_main(a, folder)}
     if argv and argv[0] in mains:
         return mains[argv[0]](argv[1:])
     if default_command and (not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):

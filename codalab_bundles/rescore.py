@@ -5,16 +5,24 @@ beforehand (or in place of it), from a folder of past submissions: each one repl
 worker) in a pool of J threads (each replay runs its program in a child process), then written as CSV and as HTML,
 sorted by the column that ranks the leaderboard, in its direction. Computed columns (avg, sum, min, max of other
 columns) are filled in as Codabench's site fills them.
+
+With intervals (``--ci``, for programs made by codalab-bundles 0.4.0 or later), each scored row gets the bootstrap
+interval of the ranking score, and the approximate-randomization p-value of its difference from the next row
+(paired on the phase's gold items, score_files.py and resampling.py); a row whose p-value is at least 1 - level is
+marked as not significantly different from the next.
 """
 import csv
 import html
 import io
+import json
 import os
+import subprocess
+import sys
 import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from . import pack, replay
+from . import pack, replay, score_command
 
 COMPUTATIONS = {"avg": lambda v: sum(v) / len(v), "sum": sum, "min": min, "max": max}
 
@@ -128,11 +136,11 @@ def _score_one(bundle_path, phase, name, path, computed, progress):
     try:
         result = replay.replay(bundle_path, path, phase, platform="codabench")
         row = {"submission": name, "status": result["status"], "error": "" if result["status"] == "Finished"
-               else first_error(result), "scores": dict(result["scores"])}
+               else first_error(result), "scores": dict(result["scores"]), "path": path}
         if result["status"] == "Finished" and not result["scores"]:
             row["error"] = "; ".join(result["score_warnings"]) or "no score stored"
     except (replay.ReplayError, OSError) as exc:
-        row = {"submission": name, "status": "Failed", "error": str(exc), "scores": {}}
+        row = {"submission": name, "status": "Failed", "error": str(exc), "scores": {}, "path": path}
     for column in computed:
         values = [row["scores"][f] for f in column.fields if f in row["scores"]]
         if values and len(values) == len(column.fields):
@@ -163,9 +171,9 @@ def rank(rows, ranking):
     return ordered
 
 
-def rescore(bundle_path, submissions, phase=None, jobs=1, progress_stream=None, skipped=None):
+def rescore(bundle_path, submissions, phase=None, jobs=1, progress_stream=None, skipped=None, intervals=None):
     """Score every submission; returns ([Column], ranking Column, [row]) with rows ranked. What folders of zips hold
-    besides zips is added to ``skipped``."""
+    besides zips is added to ``skipped``. ``intervals`` (IntervalSettings) adds add_intervals' figures."""
     bundle = replay.Bundle(bundle_path)
     number = bundle.phase(phase).number
     columns, ranking = leaderboard(bundle)
@@ -176,34 +184,112 @@ def rescore(bundle_path, submissions, phase=None, jobs=1, progress_stream=None, 
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             rows = list(pool.map(lambda item: _score_one(bundle_path, number, item[0], item[1], computed, progress),
                                  found))
-    return columns, ranking, rank(rows, ranking)
+        ranked = rank(rows, ranking)
+        if intervals is not None:
+            add_intervals(bundle, number, ranking, ranked, intervals, workdir, jobs)
+    return columns, ranking, ranked
+
+
+class IntervalSettings(object):
+    def __init__(self, samples=1000, seed=12345, level=0.95):
+        self.samples, self.seed, self.level = samples, seed, level
+
+    def options(self):
+        return ["--samples", str(self.samples), "--seed", str(self.seed), "--level", repr(self.level), "--json"]
+
+
+def _program_report(program, ref_dir, options):
+    proc = subprocess.run([sys.executable, os.path.join(program, "evaluate.py"), "--gold", ref_dir] + options,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    if proc.returncode != 0:
+        raise RescoreError("the interval could not be computed: %s" % (proc.stderr.strip().splitlines() or
+                                                                       ["exit status %d" % proc.returncode])[-1])
+    return json.loads(proc.stdout)
+
+
+def add_intervals(bundle, number, ranking, rows, settings, workdir, jobs=1):
+    """Give each scored row (ranked) its "interval" and, but for the last, "p_next" and "tied_with_next"."""
+    phase = bundle.phase(number)
+    try:
+        program = score_command.program_dir(bundle.path, number, workdir)
+    except score_command.ScoreError as exc:
+        raise RescoreError(str(exc))
+    ref_dir = os.path.join(workdir, "ref")
+    replay.get_bundle(bundle.read(phase.reference_data, "phase %d's reference data" % number), ref_dir,
+                      "%s:%s" % (bundle.path, phase.reference_data), workdir)
+    scored = [row for row in rows if row["rank"] is not None]
+    options = settings.options()
+
+    def interval(row):
+        report = _program_report(program, ref_dir, ["--pred", row["path"], "--ci"] + options)
+        if report["interval"]["key"] != ranking.key:
+            raise RescoreError("the program's intervals are of %s, but the leaderboard ranks by %s"
+                               % (report["interval"]["key"], ranking.key))
+        return report["interval"]
+
+    def versus(pair):
+        report = _program_report(program, ref_dir, ["--pred", pair[0]["path"], "--compare", pair[1]["path"]] + options)
+        return report["comparison"]["p_approximate_randomization"]
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for row, found in zip(scored, pool.map(interval, scored)):
+            row["interval"] = found
+        for row, p_value in zip(scored, pool.map(versus, list(zip(scored, scored[1:])))):
+            row["p_next"] = p_value
+            row["tied_with_next"] = p_value >= 1 - settings.level
+
+
+def _with_intervals(rows):
+    return any("interval" in row for row in rows)
 
 
 def csv_text(columns, rows):
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["rank", "submission", "status"] + [c.key for c in columns] + ["error"])
+    extra = ["interval_low", "interval_high", "p_next", "tied_with_next"] if _with_intervals(rows) else []
+    writer.writerow(["rank", "submission", "status"] + [c.key for c in columns] + extra + ["error"])
     for row in rows:
+        figures = []
+        if extra:
+            interval = row.get("interval") or {}
+            figures = [repr(interval[k]) if k in interval else "" for k in ("low", "high")]
+            figures += [repr(row["p_next"]) if "p_next" in row else "",
+                        ("yes" if row["tied_with_next"] else "no") if "tied_with_next" in row else ""]
         writer.writerow([row["rank"] or ""] + [row["submission"], row["status"]]
                         + [repr(row["scores"][c.key]) if c.key in row["scores"] else "" for c in columns]
-                        + [row["error"]])
+                        + figures + [row["error"]])
     return out.getvalue()
 
 
 def html_text(title, columns, ranking, rows):
+    intervals = _with_intervals(rows)
     head = "".join("<th>%s%s</th>" % (html.escape(c.title), " &#9660;" if c is ranking and c.sorting == "desc"
                                       else " &#9650;" if c is ranking else "") for c in columns)
+    if intervals:
+        head += "<th>interval of %s</th><th>vs. next: p</th>" % html.escape(ranking.title)
     body = []
     for row in rows:
         cells = "".join("<td>%s</td>" % ("%.*f" % (c.precision, row["scores"][c.key]) if c.key in row["scores"]
                                          else "-") for c in columns)
+        if intervals:
+            interval = row.get("interval")
+            cells += "<td>%s</td>" % ("[%.*f, %.*f]" % (ranking.precision, interval["low"], ranking.precision,
+                                                         interval["high"]) if interval else "-")
+            cells += "<td>%s</td>" % ("%.4f%s" % (row["p_next"], " (not significant)" if row["tied_with_next"]
+                                                  else "") if "p_next" in row else "-")
         body.append("<tr><td>%s</td><td>%s</td><td>%s</td>%s<td>%s</td></tr>" % (
             row["rank"] or "-", html.escape(row["submission"]), row["status"], cells, html.escape(row["error"])))
+    note = ""
+    if intervals:
+        level = next(row["interval"]["level"] for row in rows if row.get("interval"))
+        note = ("<p>Intervals: %g%% bootstrap intervals of %s. p: approximate randomization against the next row, "
+                "paired on the gold's items; \"not significant\" when p &ge; %g.</p>\n"
+                % (100 * level, html.escape(ranking.title), round(1 - level, 6)))
     return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title></head><body>\n<h1>%s</h1>\n"
-            "<p>Ranked by %s (%s is better).</p>\n<table border=\"1\">\n<tr><th>#</th><th>submission</th>"
+            "<p>Ranked by %s (%s is better).</p>\n%s<table border=\"1\">\n<tr><th>#</th><th>submission</th>"
             "<th>status</th>%s<th>error</th></tr>\n%s\n</table>\n</body></html>\n" % (
                 html.escape(title), html.escape(title), html.escape(ranking.title),
-                "lower" if ranking.sorting == "asc" else "higher", head, "\n".join(body)))
+                "lower" if ranking.sorting == "asc" else "higher", note, head, "\n".join(body)))
 
 
 def write(path, title, columns, ranking, rows):
