@@ -2,6 +2,7 @@
 (written by hand or by ``build_bundle.py new``) is covered without a test of its own."""
 import html.parser
 import json
+import os
 import re
 import subprocess
 import sys
@@ -110,6 +111,52 @@ def test_metric_card_worked_example_scores_as_stated(name, tmp_path):
         assert run.returncode == 0, run.stderr
         for key, value in example["scores"].items():
             assert run.scores[key] == pytest.approx(value, abs=1e-9), key
+
+
+# The command-line examples of a card: ```console blocks, each "$ python3 evaluate.py ..." and what it prints,
+# run on the files of the ```example block before them (its "ref" files in ref/, "res" in res/, "res2" in res2/).
+
+CARD_OPTIONS = ("--gold", "--per-item", "--ci", "--compare")
+
+
+def card_commands(text):
+    """[(the example block's files, command line, expected output)] for every ```console block of a card."""
+    found, files = [], None
+    for kind, body in re.findall(r"```(example|console)\n(.*?)\n```", text, re.S):
+        if kind == "example":
+            files = json.loads(body)
+            continue
+        command, _, output = body.partition("\n")
+        assert command.startswith("$ python3 evaluate.py "), command
+        found.append((files, command[2:], output + "\n"))
+    return found
+
+
+def run_card_command(files, command, workdir, program, env=None):
+    import shlex
+    for folder in ("ref", "res", "res2"):
+        for path, data in (files or {}).get(folder, {}).items():
+            target = workdir / folder / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(data, encoding="utf-8", newline="")
+    argv = shlex.split(command)
+    proc = subprocess.run([sys.executable, str(program / "evaluate.py")] + argv[2:], cwd=str(workdir),
+                          capture_output=True, text=True, env=dict(os.environ, **(env or {})))
+    return proc
+
+
+@pytest.mark.parametrize("name", TASKS)
+def test_metric_card_command_line_examples_print_as_shown(name, tmp_path):
+    task = taskdef.load_task(name)
+    commands = card_commands((task.scoring_program / "README.md").read_text(encoding="utf-8"))
+    shown = " ".join(command for _, command, _ in commands)
+    assert all(option in shown for option in CARD_OPTIONS), "the card shows %s" % ", ".join(CARD_OPTIONS)
+    for n, (files, command, output) in enumerate(commands):
+        workdir = tmp_path / ("cmd%d" % n)
+        workdir.mkdir()
+        proc = run_card_command(files, command, workdir, task.scoring_program)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout == output, command
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -71,12 +71,16 @@ A run file is a CSV with the header `doc_id,sentence_id,is_relevant,sector_id` a
 split. `is_relevant` is 0 or 1; `sector_id` is -1 when `is_relevant` is 0, otherwise one id of
 `{mapping}` (or -1 for "no sector"). Zip the CSV alone (any file name) and submit the zip.
 
-Score a run yourself on data with labels (for example a part of the training split you held out): put the
-labelled sentences CSV and the mapping in `input/ref/`, your run file in `input/res/`, then
+Score a run yourself on data with labels (for example a part of the training split you held out), with the
+labelled sentences CSV (and the mapping, in a folder with it, if you want sector names):
 
-    python3 scoring_program/evaluate.py input output
+    python3 scoring_program/evaluate.py --gold labelled.csv --pred run.csv --per-item wrong
+    python3 scoring_program/evaluate.py --gold labelled.csv --pred run.csv --ci --compare other-run.csv
 
-and read `output/scores.txt` and `output/detailed_results.html`.
+`--per-item wrong` lists the sentences you got wrong and how, `--ci` gives a 95% bootstrap interval of HumImpact,
+`--compare` tests whether two runs really differ; `--json` prints JSON, `--help` says more. The platform's
+layout works too: `python3 scoring_program/evaluate.py input output` with the gold in `input/ref/` and your run
+in `input/res/`.
 """
 
 

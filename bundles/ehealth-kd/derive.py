@@ -85,16 +85,21 @@ cd submission && zip -r ../submission.zip scenario*
 
 ## Score offline
 
-Put gold scenario folders (input_scenarioN.txt, output_a_scenarioN.txt, output_b_scenarioN.txt) in
-`input/ref` and your scenario folders in `input/res`, then:
+With a folder (or zip) of gold scenario folders (input_scenarioN.txt, output_a_scenarioN.txt,
+output_b_scenarioN.txt) and your own scenario folders in another folder or a zip:
 
 ```
-python3 scoring_program/evaluate.py input output
-cat output/scores.txt
+python3 scoring_program/evaluate.py --gold gold/ --pred submission.zip
+python3 scoring_program/evaluate.py --gold gold/ --pred submission.zip --per-item wrong
+python3 scoring_program/evaluate.py --gold gold/ --pred submission.zip --ci --compare other-submission.zip
 ```
 
-`main_score` (scenario 1 F1) ranks the leaderboard; `output/detailed_results.html` has the counts of correct,
-incorrect, partial, missing and spurious items and per-label figures. A file that cannot be scored gets a one-line
+`main_score` (scenario 1 F1) ranks the leaderboard. `--per-item wrong` lists the sentences of scenario 1 with
+something incorrect, partial, missing or spurious; `--ci` gives a 95% bootstrap interval of `main_score` over the
+sentences; `--compare` tests whether two submissions really differ; `--json` prints JSON and `--output DIR` writes
+the platform's files (`scores.txt`, `detailed_results.html` with the counts of correct, incorrect, partial, missing
+and spurious items and per-label figures). The platform's layout works too:
+`python3 scoring_program/evaluate.py input output` with the gold in `input/ref` and yours in `input/res`. A file that cannot be scored gets a one-line
 message naming the file, the line and the problem.
 """
 

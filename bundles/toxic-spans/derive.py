@@ -113,21 +113,21 @@ zip submission.zip spans-pred.txt
 
 ## Score offline
 
-The scoring program reads the gold from `input/ref` (either a CSV with columns `spans,text`, as the
-released `tsd_*.csv` files, or `spans-gold.txt` with `<id>\\t<list>` lines) and your predictions from
-`input/res`:
+The scoring program reads a gold file (a CSV with columns `spans,text`, as the released `tsd_*.csv` files, or
+`<id>\\t<list>` lines as in `spans-gold.txt`) and your predictions (`<id>\\t<list>` lines, any file name):
 
 ```
-mkdir -p input/ref input/res output
-# a gold file you have, e.g. the released trial CSV
-cp path/to/tsd_trial.csv input/ref/
-cp spans-pred.txt input/res/
-python3 scoring_program/evaluate.py input output
 # spans_F1 is the score that ranks the leaderboard
-cat output/scores.txt
+python3 scoring_program/evaluate.py --gold path/to/tsd_trial.csv --pred spans-pred.txt
+# the posts you got wrong, and how
+python3 scoring_program/evaluate.py --gold path/to/tsd_trial.csv --pred spans-pred.txt --per-item wrong
+# a 95% bootstrap interval of spans_F1, and whether another run really differs
+python3 scoring_program/evaluate.py --gold path/to/tsd_trial.csv --pred spans-pred.txt --ci --compare other.txt
 ```
 
-`output/detailed_results.html` shows more detail. A file that cannot be scored gets a one-line message
+`--json` prints JSON; `--output DIR` also writes `scores.txt` and `detailed_results.html`, which shows more
+detail. The platform's layout works too: `python3 scoring_program/evaluate.py input output` with the gold in
+`input/ref` and `spans-pred.txt` in `input/res`. A file that cannot be scored gets a one-line message
 naming the line and the problem.
 """
 
