@@ -41,7 +41,8 @@ def score(ref_dir, res_dir):
               ("HumImpact", humimpact)]
     html = cheers_report.build(gold, rows, gold_flags, predicted_flags,
                                cheers_metric.f1_per_class(gold_flags, predicted_flags), scores)
-    return Result(scores, html=html, notes=human_summary(relevance_f1, sectors_accuracy, humimpact))
+    return Result(scores, html=html, notes=human_summary(relevance_f1, sectors_accuracy, humimpact),
+                  items=lambda: cheers_metric.sentence_items(gold.sentences, rows, gold.sector_label))
 
 
 if __name__ == "__main__":

@@ -3,6 +3,11 @@
 Per class c, F1 = 2*TP / (gold rows of c + predicted rows of c); a class that is only predicted, or only in the
 gold, scores 0. Macro-F1 is the unweighted mean over the union of gold and predicted classes, as
 ``sklearn.metrics.f1_score(average='macro')`` computes it (so one class everywhere, all correct, gives 1.0).
+
+Per-item statistics (scoring_runtime.Items): ``class_stats`` gives one item's share of the counts, under names
+that carry the class; ``counts_of_stats`` turns the statistics summed over any items (all of them, or a bootstrap
+resample) back into ClassCounts, so ``macro_f1_of_stats`` gives exactly what ``macro_f1`` gives on those items'
+labels (scikit-learn's classes: those of the resample).
 """
 import math
 from collections import Counter
@@ -61,3 +66,45 @@ def macro_f1(gold, predicted):
     if len(gold) != len(predicted):
         raise ValueError("gold and predicted differ in length")
     return macro_f1_of(class_counts(gold, predicted))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Per-item statistics
+
+SUPPORT, PREDICTED, CORRECT = "support:", "predicted:", "correct:"
+
+
+def class_stats(prefix, gold, predicted):
+    """One item's statistics: {prefix + "support:" + gold: 1, prefix + "predicted:" + predicted: 1, and
+    prefix + "correct:" + gold: 1 when the two are equal}. Labels are written as text ("%s"), and compared so.
+    ``prefix`` keeps label sets of one item apart (e.g. "hazard:" and "product:"): empty, or ending in ':' so that
+    no prefix + "support:" begins another prefix's names."""
+    gold, predicted = "%s" % (gold,), "%s" % (predicted,)
+    stats = {prefix + SUPPORT + gold: 1, prefix + PREDICTED + predicted: 1}
+    if gold == predicted:
+        stats[prefix + CORRECT + gold] = 1
+    return stats
+
+
+def counts_of_stats(totals, prefix=""):
+    """{label: ClassCounts} from class_stats summed over items ({name: total}; absent names count 0): the classes
+    with gold or predicted rows among those items, with their counts, as class_counts gives on their labels."""
+    counts = {}
+    tags = ((prefix + SUPPORT, "support"), (prefix + PREDICTED, "predicted"))
+    for name, value in totals.items():
+        for tag, field in tags:
+            if value and name.startswith(tag):
+                label = name[len(tag):]
+                if label not in counts:
+                    counts[label] = ClassCounts()
+                setattr(counts[label], field, value)
+    correct = prefix + CORRECT
+    for label, row in counts.items():
+        row.correct = totals.get(correct + label, 0)
+    return counts
+
+
+def macro_f1_of_stats(totals, prefix=""):
+    """macro_f1 of the items whose class_stats(prefix, ...) were summed into ``totals``; 0 when there are none.
+    Exactly (==) macro_f1 on the same labels: the totals are whole numbers, so every float step is the same."""
+    return macro_f1_of(counts_of_stats(totals, prefix))

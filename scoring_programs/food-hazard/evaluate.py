@@ -12,7 +12,7 @@ from scoring_runtime import SubmissionError, ReferenceDataError, Result, main  #
 from scoring_runtime import find_reference_file, find_submission_file  # noqa: E402
 
 from food_hazard_format import SUBMISSION_NAME, SUBTASKS, read_gold, read_submission  # noqa: E402
-from food_hazard_metric import two_step_score  # noqa: E402
+from food_hazard_metric import row_items, two_step_score  # noqa: E402
 from food_hazard_report import detailed_results  # noqa: E402
 
 TITLE = "SemEval-2025 Task 9: Food Hazard Detection"
@@ -34,8 +34,14 @@ def score(ref_dir, res_dir):
         results.append((subtask, hazard, product, result))
         notes.append("%s scored on %d rows (%d with the right %s)"
                      % (subtask.upper(), result.rows, result.rows_hazard_correct, hazard))
+    # The ranking score is the first sub-task scored: ST1, or ST2 when only its columns were given.
+    ranked, hazard, product, _ = results[0]
+
+    def items():
+        return row_items(ranked + "_score", gold.ids, (hazard, product),
+                         gold.columns[hazard], gold.columns[product], predicted[hazard], predicted[product])
     return Result(scores, detailed_results(TITLE, results), notes,
-                  hidden_gold_html=detailed_results(TITLE, results, gold_public=False))
+                  hidden_gold_html=detailed_results(TITLE, results, gold_public=False), items=items)
 
 
 if __name__ == "__main__":

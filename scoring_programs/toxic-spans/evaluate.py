@@ -14,7 +14,7 @@ sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pard
 from scoring_runtime import SubmissionError, ReferenceDataError, Result, main  # noqa: E402,F401
 
 from toxic_spans_layout import read_gold, read_predictions  # noqa: E402
-from toxic_spans_metric import summarize  # noqa: E402
+from toxic_spans_metric import post_items, summarize  # noqa: E402
 from toxic_spans_report import build_report  # noqa: E402
 
 TITLE = "SemEval-2021 Task 5: Toxic Spans Detection"
@@ -29,7 +29,8 @@ def score(ref_dir, res_dir):
         [("spans_F1", f1), ("spans_precision", precision), ("spans_recall", recall)],
         html=build_report(TITLE, summary),
         notes=["scored %d posts" % summary.posts],
-        hidden_gold_html=build_report(TITLE, summary, gold_public=False))
+        hidden_gold_html=build_report(TITLE, summary, gold_public=False),
+        items=lambda: post_items(gold, predicted))
 
 
 if __name__ == "__main__":

@@ -6,9 +6,11 @@ Per post, with P the predicted and G the gold offsets (as sets):
   otherwise        -> 2|P & G| / (|P| + |G|)
 Precision |P & G| / |P| and recall |P & G| / |G| follow the same rule whenever P or G is empty, so that the
 three numbers agree on the posts where they are not defined.
+
+Per post (``post_items``): the statistics posts (1), f1, precision and recall; spans_F1 = f1 / posts.
 """
 from char_offsets import POST_GROUPS, post_scores
-from scoring_runtime import mean
+from scoring_runtime import Items, mean
 
 # Per-post F1 histogram: exact 0 and exact 1 get bars of their own, as they are the most frequent values.
 F1_BIN_LABELS = ("0", "0\u20130.2", "0.2\u20130.4", "0.4\u20130.6", "0.6\u20130.8", "0.8\u20131", "1")
@@ -102,3 +104,42 @@ def summarize(gold, predicted):
         histogram[f1_bin(scores[0])] += 1
     summary.offsets_predicted += offsets_predicted
     return summary
+
+
+def _mean_f1(totals):
+    """spans_F1 from summed per-post statistics: fsum of the posts' F1 over their number, as Summary.means."""
+    posts = totals.get("posts", 0)
+    return totals.get("f1", 0.0) / posts if posts else 0.0
+
+
+def _count(number, noun):
+    return "%d %s%s" % (number, noun, "" if number == 1 else "s")
+
+
+def post_detail(predicted, gold):
+    """What a post with F1 < 1 got wrong, in offsets (e.g. "2 of 3 gold offsets found, 1 offset not toxic")."""
+    if not gold:
+        return "%s predicted, the gold has none" % _count(len(predicted), "offset")
+    if not predicted:
+        return "nothing predicted, %s" % _count(len(gold), "gold offset")
+    found = len(set(predicted).intersection(gold))
+    extra = len(predicted) - found
+    return "%d of %s found" % (found, _count(len(gold), "gold offset")) + (
+        ", %s not toxic" % _count(extra, "offset") if extra else "")
+
+
+def post_items(gold, predicted):
+    """The Items of spans_F1, one per gold post in the gold's order: what summarize averages, post by post."""
+    items = Items("post", "spans_F1", _mean_f1)
+    for post_id, gold_offsets in gold.items():
+        offsets = predicted[post_id]
+        f1, precision, recall = post_scores(offsets, gold_offsets)
+        stats = {"posts": 1}
+        for name, value in (("f1", f1), ("precision", precision), ("recall", recall)):
+            if value:
+                stats[name] = value
+        if f1 == 1.0:
+            items.add("%d" % post_id, stats)
+        else:
+            items.add("%d" % post_id, stats, "wrong" if f1 == 0.0 else "partly", post_detail(offsets, gold_offsets))
+    return items
