@@ -32,6 +32,8 @@ def read(path):
 def score(ref_dir, res_dir):
     gold = read(find_reference_file(ref_dir, "gold.txt"))
     pred = read(find_submission_file(res_dir, "pred.txt"))
+    if len(pred) != len(gold):
+        raise SubmissionError("pred.txt gives %d of %d rows" % (len(pred), len(gold)))
 
     def items():
         found = Items("row", "accuracy", lambda t: t.get("hits", 0) / t["rows"])
@@ -113,6 +115,10 @@ def test_a_file_of_another_name_stands_for_the_expected_one_and_messages_name_it
     proc = toy("--gold", "gold.txt", "--pred", "broken.txt")
     assert proc.returncode == 1 and proc.stdout == ""
     assert proc.stderr == "Submission error: broken.txt, line 2: expected <id> <label>\n"
+    # A message written with the expected name names the file given.
+    (toy.files / "short.txt").write_text("a x\n")
+    proc = toy("--gold", "gold.txt", "--pred", "short.txt")
+    assert proc.returncode == 1 and proc.stderr == "Submission error: short.txt gives 1 of 5 rows\n"
     # Another extension is not taken for pred.txt: the folder is listed instead.
     (toy.files / "run1.csv").write_text(RUN1)
     proc = toy("--gold", "gold.txt", "--pred", "run1.csv")

@@ -94,10 +94,22 @@ def stage(path, work, role):
     return work
 
 
+def as_given(text):
+    """``text`` with the names a given file stood for replaced by its own (a task may name the file it expects,
+    "spans-pred.txt, line 3: ...", where the participant gave run3.txt)."""
+    for given, names in scoring_runtime.STOOD_FOR.items():
+        for name in names:
+            if name != os.path.basename(given):
+                text = text.replace(name, os.path.basename(given))
+    return text
+
+
 def _score(score, ref_dir, res_dir):
     result, message = scoring_runtime.run_score(score, ref_dir, res_dir)
     if result is None:
-        raise ScoringFailed(message)
+        raise ScoringFailed(as_given(message))
+    result.notes = [as_given(note) for note in result.notes]
+    result.warnings = [as_given(warning) for warning in result.warnings]
     return result
 
 
@@ -223,6 +235,7 @@ def main(score, title, program, derived, argv):
         return 1
     finally:
         scoring_runtime.STANDS_IN.clear()
+        scoring_runtime.STOOD_FOR.clear()
         shutil.rmtree(work, ignore_errors=True)
     out = json.dumps(report, indent=2, ensure_ascii=False) + "\n" if args.json else table(report)
     # UTF-8 whatever the locale (the platform images run with LANG unset, where Python 3.6 would write ASCII).

@@ -211,6 +211,7 @@ def find_file(directory, names=None, suffix=None, what="file", error=SubmissionE
     stand_in = STANDS_IN.get(os.path.abspath(directory))
     if not found and stand_in and _same_kind(os.path.basename(stand_in), names, suffix):
         found = [stand_in]
+        STOOD_FOR[stand_in] = names or []
     if found is None:
         raise error("the %s folder %s does not exist" % (what, directory))
     if len(found) == 1:
@@ -226,6 +227,8 @@ def find_file(directory, names=None, suffix=None, what="file", error=SubmissionE
 # Two-file scoring (score_files): {folder: the one file given for it}. The file stands for the name the task
 # expects when it has the same extension, so a participant's "run3.csv" is read where "submission.csv" is expected.
 STANDS_IN = {}
+# {the file given: the names it stood for}, so that messages written with the expected name can name the file given.
+STOOD_FOR = {}
 
 
 def _same_kind(name, names, suffix):
