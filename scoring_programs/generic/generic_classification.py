@@ -2,14 +2,16 @@
 
 The classes are the union of the gold and predicted labels (scikit-learn with labels=None): a label the gold never
 uses is allowed and simply counts as wrong. Per-class counts and F1 come from class_f1 (zero_division=0).
+Per-item statistics: a row's class counts (generic_items.class_stats), from which FORMULAS give any key.
 """
 import math
 from collections import Counter
 
 from class_f1 import class_counts, macro_f1_of
 from report_html import paragraph, section, table
-from scoring_runtime import ReferenceDataError, SubmissionError, quote
+from scoring_runtime import Items, ReferenceDataError, SubmissionError, quote
 
+from generic_items import class_stats, counts_of_stats
 from generic_result import make_result, scores_section
 from generic_table import read_gold_csv, read_submission_csv
 
@@ -28,20 +30,44 @@ def cell_values(table, label, error, what):
     return values
 
 
+def _accuracy(counts, rows):
+    return sum(c.correct for c in counts.values()) / rows
+
+
+# Each metric from the per-class counts and the number of rows (a float): the same formulas score the whole set
+# (metrics) and any resample of rows (build_items' finish), so both give identical floats.
+FORMULAS = {
+    "accuracy": _accuracy,
+    "micro_f1": _accuracy,  # one label per id: micro precision = recall = F1 = accuracy
+    "macro_f1": lambda counts, rows: macro_f1_of(counts),
+    "weighted_f1": lambda counts, rows: math.fsum(c.support * c.f1 for c in counts.values()) / rows,
+    "macro_precision": lambda counts, rows: math.fsum(c.precision for c in counts.values()) / len(counts),
+    "macro_recall": lambda counts, rows: math.fsum(c.recall for c in counts.values()) / len(counts),
+}
+
+
 def metrics(gold, predicted):
     """(every classification metric by key, per-class counts) for aligned label sequences."""
     counts = class_counts(gold, predicted)
-    items, classes = float(len(gold)), len(counts)
-    accuracy = sum(c.correct for c in counts.values()) / items
-    values = {
-        "accuracy": accuracy,
-        "micro_f1": accuracy,  # one label per id: micro precision = recall = F1 = accuracy
-        "macro_f1": macro_f1_of(counts),
-        "weighted_f1": math.fsum(c.support * c.f1 for c in counts.values()) / items,
-        "macro_precision": math.fsum(c.precision for c in counts.values()) / classes,
-        "macro_recall": math.fsum(c.recall for c in counts.values()) / classes,
-    }
-    return values, counts
+    rows = float(len(gold))
+    return dict((key, formula(counts, rows)) for key, formula in FORMULAS.items()), counts
+
+
+def build_items(key, ids, gold, predicted):
+    """Items of the score ``key``, one per row: its class counts; right or wrong."""
+    formula = FORMULAS[key]
+
+    def finish(totals):
+        rows = totals.get("rows", 0)
+        return formula(counts_of_stats(totals), rows) if rows else 0.0
+    items = Items("row", key, finish)
+    for item_id, truth, guess in zip(ids, gold, predicted):
+        stats = class_stats((truth,), (guess,))
+        if truth == guess:
+            items.add(item_id, stats)
+        else:
+            items.add(item_id, stats, "wrong", "predicted %s, gold %s" % (quote(guess), quote(truth)))
+    return items
 
 
 def read_gold(ref_dir, config):
@@ -80,7 +106,8 @@ def score(ref_dir, res_dir, config):
 
     def render(scores, gold_public):
         return _page(scores, counts, confusions, len(ids), gold_public)
-    return make_result(config, values, render, ["scored %d ids" % len(ids)], warnings)
+    return make_result(config, values, render, ["scored %d ids" % len(ids)], warnings,
+                       lambda key: build_items(key, ids, gold_labels, predicted_labels))
 
 
 def _page(scores, counts, confusions, items, gold_public):

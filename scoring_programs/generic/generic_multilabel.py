@@ -7,12 +7,15 @@ Scores follow scikit-learn on binarized labels (columns: the union of gold and p
   micro_f1     2 sum|G&P| / (sum|G| + sum|P|); no label anywhere: z
   macro_f1     mean over labels of per-label F1 (class_f1); no label anywhere: z
   exact_match  share of ids with P = G (accuracy_score, subset accuracy)
+Per-item statistics: an id's F1, Jaccard or exact match (the means), or its label counts (micro_f1, macro_f1).
 """
 import math
 
 from class_f1 import ClassCounts, macro_f1_of
 from report_html import paragraph, section, table
+from scoring_runtime import Items
 
+from generic_items import class_stats, counts_of_stats, labels_text
 from generic_result import make_result, scores_section
 from generic_table import read_gold_csv, read_submission_csv
 
@@ -27,8 +30,19 @@ def _ratio(numerator, denominator, zero):
     return numerator / float(denominator) if denominator else float(zero)
 
 
+# micro_f1 and macro_f1 from the per-label counts: of the whole set (metrics) or of a resample (build_items).
+def _micro(counts, zero):
+    return _ratio(2 * sum(c.correct for c in counts.values()), sum(c.support + c.predicted for c in counts.values()),
+                  zero)
+
+
+def _macro(counts, zero):
+    return macro_f1_of(counts) if counts else float(zero)
+
+
 def metrics(gold, predicted, zero=0):
-    """(every multilabel metric by key, {label: ClassCounts}) for aligned sequences of label sets."""
+    """(every multilabel metric by key, {label: ClassCounts}, {"f1": [per id], "jaccard": [per id]}) for aligned
+    sequences of label sets."""
     counts = {}
     f1s, jaccards, exact = [], [], 0
     for truth, guess in zip(gold, predicted):
@@ -47,12 +61,43 @@ def metrics(gold, predicted, zero=0):
     values = {
         "samples_f1": math.fsum(f1s) / items,
         "jaccard": math.fsum(jaccards) / items,
-        "micro_f1": _ratio(2 * sum(c.correct for c in counts.values()),
-                           sum(c.support + c.predicted for c in counts.values()), zero),
-        "macro_f1": macro_f1_of(counts) if counts else float(zero),
+        "micro_f1": _micro(counts, zero),
+        "macro_f1": _macro(counts, zero),
         "exact_match": exact / items,
     }
-    return values, counts
+    return values, counts, {"f1": f1s, "jaccard": jaccards}
+
+
+# The statistic of each key that is a mean over ids.
+_MEANS = {"samples_f1": "f1", "jaccard": "jaccard", "exact_match": "exact"}
+
+
+def build_items(key, ids, gold, predicted, per_id, zero):
+    """Items of the score ``key``, one per id (``per_id``: metrics' values per id): right (the exact set), partly
+    (some labels in common), wrong (none)."""
+    if key in _MEANS:
+        name = _MEANS[key]
+        values = per_id.get(name) or [int(truth == guess) for truth, guess in zip(gold, predicted)]
+        stats = [{"rows": 1, name: value} for value in values]
+
+        def finish(totals):
+            return totals.get(name, 0.0) / totals["rows"] if totals.get("rows") else 0.0
+    else:
+        formula = _micro if key == "micro_f1" else _macro
+        stats = [class_stats(truth, guess) for truth, guess in zip(gold, predicted)]
+
+        def finish(totals):
+            return formula(counts_of_stats(totals), zero) if totals.get("rows") else 0.0
+    items = Items("row", key, finish)
+    for item_id, truth, guess, row in zip(ids, gold, predicted, stats):
+        if truth == guess:
+            items.add(item_id, row)
+            continue
+        missing, extra = truth - guess, guess - truth
+        detail = "; ".join(part for part in ("missing " + labels_text(missing) if missing else "",
+                                             "extra " + labels_text(extra) if extra else "") if part)
+        items.add(item_id, row, "partly" if truth & guess else "wrong", detail)
+    return items
 
 
 def read_gold(ref_dir, config):
@@ -67,11 +112,13 @@ def score(ref_dir, res_dir, config):
                                    " (leave the labels cell empty for an id without labels)")
     gold, predicted = label_sets(gold_table, separator), label_sets(table, separator)
     ids = list(gold)
-    values, counts = metrics([gold[k] for k in ids], [predicted[k] for k in ids], config["zero_division"])
+    gold_sets, predicted_sets, zero = [gold[k] for k in ids], [predicted[k] for k in ids], config["zero_division"]
+    values, counts, per_id = metrics(gold_sets, predicted_sets, zero)
 
     def render(scores, gold_public):
         return _page(scores, counts, len(ids), gold_public)
-    return make_result(config, values, render, ["scored %d ids" % len(ids)])
+    return make_result(config, values, render, ["scored %d ids" % len(ids)],
+                       items=lambda key: build_items(key, ids, gold_sets, predicted_sets, per_id, zero))
 
 
 def _page(scores, counts, items, gold_public):

@@ -5,15 +5,18 @@ correct option (0 when it is not listed); hits_at_k = share of queries with the 
 Files: JSON ``{query id: option}`` (gold) and ``{query id: option or [options, best first]}`` (submission), or CSV
 with an id column and an answer (gold) or ranking column (submission: options joined by the separator). Option
 ids are strings or integers, compared as ids are (integers as numbers).
+Per-item statistics: "queries" and "rank:<r>" (the correct option's rank, when listed), from which FORMULAS give
+any key.
 """
 import json
 import math
 from collections import Counter
 
 from report_html import histogram, paragraph, section, table
-from scoring_runtime import ReferenceDataError, SubmissionError, load_json, quote, read_text
+from scoring_runtime import Items, ReferenceDataError, SubmissionError, load_json, quote, read_text
 
 from generic_config import file_format
+from generic_items import ordinal
 from generic_result import make_result, scores_section
 from generic_table import check_complete, collect, csv_records, describe, id_key, locate
 
@@ -135,21 +138,52 @@ def read_rankings(res_dir, config, answers):
     return rankings
 
 
+def _hits(k):
+    return lambda ranks, queries: sum(count for rank, count in ranks.items() if rank and rank <= k) / queries
+
+
+# Each metric from {rank or None: queries} and the number of queries (a float): the same formulas score the whole
+# set (metrics) and any resample of queries (build_items' finish), so both give identical floats.
+FORMULAS = dict([
+    ("accuracy", lambda ranks, queries: ranks.get(1, 0) / queries),
+    # count * (1/rank) per distinct rank (one float per rank, not per query); an fsum of one 1/rank per query
+    # differs from it in the last bit now and then, so the items' statistics are the rank counts
+    ("mrr", lambda ranks, queries: math.fsum(count * (1.0 / rank) for rank, count in ranks.items() if rank) / queries),
+] + [("hits_at_%d" % k, _hits(k)) for k in HITS])
+
+
+def _rank(answer, ranking):
+    """The 1-based rank of ``answer`` in ``ranking``; None when it is not listed."""
+    return ranking.index(answer) + 1 if answer in ranking else None
+
+
 def metrics(answers, rankings):
     """(every ranking metric by key, {rank or None: queries}) over the queries of ``answers``."""
-    ranks = Counter()
-    for key, answer in answers.items():
-        ranking = rankings[key]
-        ranks[ranking.index(answer) + 1 if answer in ranking else None] += 1
+    ranks = Counter(_rank(answer, rankings[key]) for key, answer in answers.items())
     queries = float(len(answers))
-    values = {
-        "accuracy": ranks[1] / queries,
-        # exact sum of one 1/rank per query, without a float per query
-        "mrr": math.fsum(count * (1.0 / rank) for rank, count in ranks.items() if rank) / queries,
-    }
-    for k in HITS:
-        values["hits_at_%d" % k] = sum(count for rank, count in ranks.items() if rank and rank <= k) / queries
-    return values, ranks
+    return dict((key, formula(ranks, queries)) for key, formula in FORMULAS.items()), ranks
+
+
+def build_items(key, answers, rankings):
+    """Items of the score ``key``, one per query: right (the answer ranked first), partly (listed lower), wrong
+    (not listed)."""
+    formula = FORMULAS[key]
+
+    def finish(totals):
+        ranks = dict((int(name[5:]), count) for name, count in totals.items() if name.startswith("rank:"))
+        return formula(ranks, totals["queries"]) if totals.get("queries") else 0.0
+    items = Items("query", key, finish)
+    for query, answer in answers.items():
+        ranking = rankings[query]
+        rank = _rank(answer, ranking)
+        if rank is None:
+            items.add(query, {"queries": 1}, "wrong",
+                      "predicted %s, gold %s" % (quote(ranking[0]), quote(answer)) if len(ranking) == 1 else
+                      "answer %s not among the %d ranked" % (quote(answer), len(ranking)))
+        else:
+            items.add(query, {"queries": 1, "rank:%d" % rank: 1}, "right" if rank == 1 else "partly",
+                      "" if rank == 1 else "answer ranked %s of %d" % (ordinal(rank), len(ranking)))
+    return items
 
 
 def read_gold(ref_dir, config):
@@ -164,7 +198,8 @@ def score(ref_dir, res_dir, config):
 
     def render(scores, gold_public):
         return _page(scores, ranks, len(answers))
-    return make_result(config, values, render, ["scored %d queries" % len(answers)])
+    return make_result(config, values, render, ["scored %d queries" % len(answers)],
+                       items=lambda key: build_items(key, answers, rankings))
 
 
 def _page(scores, ranks, queries):

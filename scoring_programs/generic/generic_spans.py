@@ -4,10 +4,11 @@ Per post, with P the predicted and G the gold offsets (sets): F1 = 2|P&G| / (|P|
 recall |P&G|/|G|; when G or P is empty all three are 1 if both are empty and 0 otherwise. The scores are the means
 over the gold posts. Files are ``<id><TAB>[offsets]`` lines, or CSV with a spans column (and an id column, or the
 0-based row number as id, as in the released tsd_*.csv).
+Per-item statistics: "posts" and the post's value of the ranking key ("f1", "precision" or "recall").
 """
 from char_offsets import POST_GROUPS as GROUPS, describe_list_problem, parse_offsets, post_scores
 from report_html import paragraph, section, table
-from scoring_runtime import ReferenceDataError, SubmissionError, iter_lines, mean, read_text
+from scoring_runtime import Items, ReferenceDataError, SubmissionError, iter_lines, mean, read_text
 
 from generic_config import file_format
 from generic_result import make_result, scores_section
@@ -74,7 +75,36 @@ def score(ref_dir, res_dir, config):
 
     def render(scores, gold_public):
         return _page(scores, groups, len(per_post), gold_public)
-    return make_result(config, values, render, ["scored %d posts" % len(per_post)])
+    return make_result(config, values, render, ["scored %d posts" % len(per_post)],
+                       items=lambda key: build_items(key, gold, predicted, per_post))
+
+
+# Each key's per-post value: its statistic's name and its place in post_scores' (F1, precision, recall).
+_PER_POST = {"spans_f1": ("f1", 0), "spans_precision": ("precision", 1), "spans_recall": ("recall", 2)}
+
+
+def build_items(key, gold, predicted, per_post):
+    """Items of the score ``key``, one per gold post (per_post: its scores, in gold order): right (the exact
+    offsets), wrong (scores 0 for ``key``) or partly, with how many gold offsets were found and how many extra."""
+    name, place = _PER_POST[key]
+
+    def finish(totals):
+        return totals.get(name, 0.0) / totals["posts"] if totals.get("posts") else 0.0
+    items = Items("post", key, finish)
+    for (post, gold_offsets), scores in zip(gold.items(), per_post):
+        value, guess = scores[place], set(predicted[post])
+        stats = {"posts": 1, name: value}
+        if guess == set(gold_offsets):
+            items.add(post, stats)
+            continue
+        found = len(guess.intersection(gold_offsets))
+        extra = len(guess) - found
+        if gold_offsets:
+            detail = "%d of %d gold offsets found%s" % (found, len(gold_offsets), ", %d extra" % extra if extra else "")
+        else:
+            detail = "the gold has no offset, %d predicted" % extra
+        items.add(post, stats, "partly" if value else "wrong", detail)
+    return items
 
 
 def _means(rows):
