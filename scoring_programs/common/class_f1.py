@@ -79,10 +79,19 @@ def class_stats(prefix, gold, predicted):
     prefix + "correct:" + gold: 1 when the two are equal}. Labels are written as text ("%s"), and compared so.
     ``prefix`` keeps label sets of one item apart (e.g. "hazard:" and "product:"): empty, or ending in ':' so that
     no prefix + "support:" begins another prefix's names."""
-    gold, predicted = "%s" % (gold,), "%s" % (predicted,)
-    stats = {prefix + SUPPORT + gold: 1, prefix + PREDICTED + predicted: 1}
-    if gold == predicted:
-        stats[prefix + CORRECT + gold] = 1
+    return label_set_stats(prefix, ("%s" % (gold,),), ("%s" % (predicted,),))
+
+
+def label_set_stats(prefix, gold, predicted):
+    """class_stats for an item with a set of gold labels and a set of predicted labels (multilabel): 1 per label
+    in each, and "correct" for every label in both."""
+    stats = {}
+    for label in gold:
+        stats[prefix + SUPPORT + label] = 1
+    for label in predicted:
+        stats[prefix + PREDICTED + label] = 1
+        if label in gold:
+            stats[prefix + CORRECT + label] = 1
     return stats
 
 

@@ -2,44 +2,21 @@
 (classification rows, multilabel ids) and the words of the details.
 
 A row's statistics are "rows": 1 and, per label, "support:<label>" (in the gold), "predicted:<label>" and
-"correct:<label>" (both); summed over any rows they give the class counts of those rows, from which the kinds'
-formulas compute every F1 exactly as on the whole set.
-
-TODO(class_f1): scoring_programs/common/class_f1.py is getting the shared helper for these statistics (macro-F1
-from summed class counts, same names); point class_stats and counts_of_stats at it when merging.
+"correct:<label>" (both), as class_f1.label_set_stats writes them; summed over any rows, class_f1.counts_of_stats
+gives the class counts of those rows, from which the kinds' formulas compute every F1 exactly as on the whole set.
 """
-from class_f1 import ClassCounts
+from class_f1 import counts_of_stats, label_set_stats  # noqa: F401  (counts_of_stats: used by the kinds from here)
 from scoring_runtime import quote
 
-_FIELDS = ("support", "predicted", "correct")
 _SHOWN_LABELS = 5
 
 
 def class_stats(gold, predicted):
     """The statistics of one row whose gold and predicted labels are the collections ``gold`` and ``predicted``
     (one label each for a classification row, sets for multilabel)."""
-    stats = {"rows": 1}
-    for label in gold:
-        stats["support:" + label] = 1
-    for label in predicted:
-        stats["predicted:" + label] = 1
-        if label in gold:
-            stats["correct:" + label] = 1
+    stats = label_set_stats("", gold, predicted)
+    stats["rows"] = 1
     return stats
-
-
-def counts_of_stats(totals):
-    """{label: ClassCounts} from statistics summed over rows; only the labels those rows have (a class absent from
-    a resample is not a class of it, as for scikit-learn)."""
-    counts = {}
-    for name, value in totals.items():
-        field, colon, label = name.partition(":")
-        if colon and value and field in _FIELDS:
-            c = counts.get(label)
-            if c is None:
-                c = counts[label] = ClassCounts()
-            setattr(c, field, getattr(c, field) + value)
-    return counts
 
 
 def labels_text(labels):
