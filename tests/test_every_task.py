@@ -133,7 +133,12 @@ def card_commands(text):
 
 
 def run_card_command(files, command, workdir, program, env=None):
+    """Run a card's command in ``workdir`` with the example's files (and, for a generic example, its "config" as
+    the program's scoring.json)."""
     import shlex
+    if (files or {}).get("config"):
+        (workdir / "scoring.json").write_text(json.dumps(files["config"]))
+        env = dict(env or {}, GENERIC_SCORING_CONFIG=str(workdir / "scoring.json"))
     for folder in ("ref", "res", "res2"):
         for path, data in (files or {}).get(folder, {}).items():
             target = workdir / folder / path

@@ -229,3 +229,24 @@ def test_usage_errors_exit_2_with_one_message(toy):
     (toy.files / "evil.zip").write_bytes(b"not a zip")
     proc = toy("--gold", "gold.txt", "--pred", "evil.zip")
     assert proc.returncode == 2 and "evil.zip is not a valid zip file" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_the_generic_card_examples_score_and_print_as_shown(tmp_path):
+    from conftest import run_scoring_program
+    from test_every_task import card_commands, card_examples, run_card_command
+    program = ROOT / "scoring_programs" / "generic"
+    text = (program / "README.md").read_text(encoding="utf-8")
+    examples = [example for example in card_examples(text) if "config" in example]
+    assert examples
+    for n, example in enumerate(examples):
+        (tmp_path / ("config%d.json" % n)).write_text(json.dumps(example["config"]))
+        run = run_scoring_program("generic", example["ref"], example["res"], tmp_path / ("run%d" % n),
+                                  program_dir=program, env={"GENERIC_SCORING_CONFIG": str(tmp_path / ("config%d.json" % n))})
+        assert run.scores == example["scores"]
+    commands = card_commands(text)
+    assert all(option in " ".join(c for _, c, _ in commands) for option in ("--per-item", "--ci", "--compare"))
+    for n, (files, command, output) in enumerate(commands):
+        workdir = tmp_path / ("cmd%d" % n)
+        workdir.mkdir()
+        proc = run_card_command(files, command, workdir, program)
+        assert proc.returncode == 0 and proc.stdout == output, (command, proc.stderr)
