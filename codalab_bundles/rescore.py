@@ -211,7 +211,7 @@ def add_intervals(bundle, number, ranking, rows, settings, workdir, jobs=1):
     """Give each scored row (ranked) its "interval" and, but for the last, "p_next" and "tied_with_next"."""
     phase = bundle.phase(number)
     try:
-        program = score_command.program_dir(bundle.path, number, workdir)
+        program = score_command.program_dir(bundle.path, workdir, phase_number=number)
     except score_command.ScoreError as exc:
         raise RescoreError(str(exc))
     ref_dir = os.path.join(workdir, "ref")

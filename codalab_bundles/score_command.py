@@ -46,7 +46,7 @@ def _bundle_program(path, phase_number, workdir):
     return target
 
 
-def program_dir(source, folder, phase_number, workdir):
+def program_dir(source, workdir, folder=".", phase_number=None):
     """The unpacked scoring program of ``source`` (a task name or a bundle zip), checked to score two files."""
     try:
         if source.lower().endswith(".zip") or os.path.isfile(source):
@@ -68,7 +68,7 @@ def run(source, gold, pred, options, folder=".", phase_number=None):
     goes to this process's stdout and stderr)."""
     workdir = tempfile.mkdtemp(prefix="codalab-bundles-score-")
     try:
-        program = program_dir(source, folder, phase_number, workdir)
+        program = program_dir(source, workdir, folder, phase_number)
         command = [sys.executable, os.path.join(program, "evaluate.py"), "--gold", gold, "--pred", pred] + options
         return subprocess.call(command)
     finally:

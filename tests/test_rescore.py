@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from codalab_bundles import build, migrate, pack, rescore, taskdef
+from codalab_bundles import build, migrate, pack, replay, rescore, taskdef
 from conftest import ROOT, shared_path
 from old_codalab_bundle import write_old_bundle
 
@@ -108,3 +108,61 @@ def test_rescored_participant_runs_get_the_official_scores(real_leaderboard, run
     assert row["status"] == "Finished", row["error"]
     for key in KEYS:
         assert row["scores"][key] == pytest.approx(float(official[run][key]), abs=1e-9), key
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# --ci: intervals and tests against the next row, from the program itself (score_files.py)
+
+
+def _program_json(bundle, phase, *args):
+    """What the bundle's program prints for ``args`` (evaluate.py's two-file options), with the phase's gold."""
+    import json
+    import tempfile
+    from codalab_bundles import score_command
+    with tempfile.TemporaryDirectory() as workdir:
+        program = score_command.program_dir(str(bundle), workdir, phase_number=phase)
+        opened = replay.Bundle(str(bundle))
+        ref = workdir + "/ref"
+        replay.get_bundle(opened.read(opened.phase(phase).reference_data, "gold"), ref, "ref", workdir)
+        proc = subprocess.run([sys.executable, program + "/evaluate.py", "--gold", ref] + [str(a) for a in args]
+                              + ["--json"], capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout)
+
+
+def test_ci_adds_each_rows_interval_and_marks_rows_no_test_separates(built_bundles, tmp_path):
+    import zipfile
+    bundle = built_bundles["toxic-spans"].codabench
+    with zipfile.ZipFile(str(bundle)) as outer:
+        kit = zipfile.ZipFile(io.BytesIO(outer.read("starting_kit_trial.zip")))
+    sample = kit.read("sample_submission.zip")
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "a-sample.zip").write_bytes(sample)
+    (runs / "b-copy.zip").write_bytes(sample)
+    lines = zipfile.ZipFile(io.BytesIO(sample)).read("spans-pred.txt").decode().splitlines()
+    zipped(runs / "c-empty.zip", {"spans-pred.txt": "".join(line.split("\t")[0] + "\t[]\n" for line in lines)})
+    settings = rescore.IntervalSettings(samples=200, seed=7)
+    _, ranking, rows = rescore.rescore(bundle, [runs], phase=1, jobs=2, intervals=settings)
+    assert [(r["submission"], r["rank"]) for r in rows] == [("a-sample.zip", 1), ("b-copy.zip", 1), ("c-empty.zip", 3)]
+    # Two identical runs: every resample and every randomization round gives a difference of 0, so p = 1.
+    assert rows[0]["p_next"] == 1.0 and rows[0]["tied_with_next"] is True
+    assert rows[0]["interval"] == rows[1]["interval"]
+    assert "p_next" not in rows[2]
+    # The figures are the program's own, for the phase's gold.
+    own = _program_json(bundle, 1, "--pred", runs / "b-copy.zip", "--compare", runs / "c-empty.zip", "--ci",
+                        "--samples", 200, "--seed", 7)
+    assert rows[1]["interval"] == own["interval"] and own["interval"]["key"] == ranking.key == "spans_F1"
+    assert rows[1]["p_next"] == own["comparison"]["p_approximate_randomization"]
+    assert rows[1]["tied_with_next"] is (rows[1]["p_next"] >= 0.05)
+    columns, _ = rescore.leaderboard(replay.Bundle(str(bundle)))
+    page = rescore.write(tmp_path / "board.csv", "Toxic", columns, ranking, rows)
+    table = list(csv.reader(io.StringIO((tmp_path / "board.csv").read_text())))
+    assert table[0][-5:] == ["interval_low", "interval_high", "p_next", "tied_with_next", "error"]
+    assert table[1][-2:] == ["yes", ""] and table[3][-3:] == ["", "", ""]
+    assert "1.0000 (not significant)" in open(page).read()
+
+
+def test_ci_refuses_a_program_that_cannot_score_two_files(wrapped_bundle, submissions):
+    with pytest.raises(rescore.RescoreError, match="cannot score two files"):
+        rescore.rescore(wrapped_bundle, submissions, jobs=2, intervals=rescore.IntervalSettings())

@@ -250,3 +250,24 @@ def test_the_generic_card_examples_score_and_print_as_shown(tmp_path):
         workdir.mkdir()
         proc = run_card_command(files, command, workdir, program)
         assert proc.returncode == 0 and proc.stdout == output, (command, proc.stderr)
+
+
+def test_the_score_command_runs_a_tasks_program_or_a_bundles(built_bundles, tmp_path):
+    gold, pred = tmp_path / "gold.txt", tmp_path / "run.txt"
+    gold.write_text("0\t[0, 1, 6]\n1\t[]\n2\t[10, 11, 12, 13, 14, 15]\n")
+    pred.write_text("0\t[0, 1, 4, 5]\n1\t[]\n2\t[]\n")
+    command = [sys.executable, str(ROOT / "build_bundle.py"), "score"]
+    by_task = subprocess.run(command + ["toxic-spans", str(gold), str(pred), "--json", "--ci", "--samples", "50"],
+                             capture_output=True, text=True)
+    assert by_task.returncode == 0, by_task.stderr
+    report = json.loads(by_task.stdout)
+    assert report["scores"]["spans_F1"] == 11 / 21.0 and report["signature"]["program"] == "toxic-spans"
+    assert report["interval"]["samples"] == 50
+    by_bundle = subprocess.run(command + [str(built_bundles["toxic-spans"].codabench), "--phase", "2", str(gold),
+                                          str(pred), "--json", "--ci", "--samples", "50"], capture_output=True, text=True)
+    assert by_bundle.returncode == 0 and json.loads(by_bundle.stdout) == report
+    (tmp_path / "bad.txt").write_text("0\t[0, 1]\n")
+    bad = subprocess.run(command + ["toxic-spans", str(gold), str(tmp_path / "bad.txt")], capture_output=True, text=True)
+    assert bad.returncode == 1 and bad.stderr.startswith("Submission error: bad.txt has no line for 2 of the 3 posts")
+    unknown = subprocess.run(command + ["nosuch", str(gold), str(pred)], capture_output=True, text=True)
+    assert unknown.returncode == 2 and "no task nosuch in" in unknown.stderr
