@@ -172,9 +172,11 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
     write(program_dir / "scoring.json", json.dumps(config, indent=1) + "\n")
     prose, example = _example(kind)
     formula = "See `scoring_programs/generic/README.md`, section `%s`, for each key's formula." % kind
+    named = dict((role, program[field] if "*" not in program[field] else role + program[field][1:])
+                 for role, field in (("gold", "reference"), ("predictions", "submission")))
     write(program_dir / "README.md", env.get_template("card.md.j2").render(
         title=config["title"], kind=kind, program=program, keys=keys, formula=formula, example_text=prose,
-        example_json=example))
+        example_json=example, name=name, gold_file=named["gold"], pred_file=named["predictions"]))
     if layout is None:
         write(bundle / "sample_data.py", env.get_template("sample_data.py.j2").render(name=name, kind=kind))
         written.extend(generic_kits.write_sample_data(name, kind, reference_dir, root))
