@@ -271,3 +271,9 @@ def test_the_score_command_runs_a_tasks_program_or_a_bundles(built_bundles, tmp_
     assert bad.returncode == 1 and bad.stderr.startswith("Submission error: bad.txt has no line for 2 of the 3 posts")
     unknown = subprocess.run(command + ["nosuch", str(gold), str(pred)], capture_output=True, text=True)
     assert unknown.returncode == 2 and "no task nosuch in" in unknown.stderr
+
+
+def test_the_programs_version_is_the_tools():
+    import scoring_runtime
+    import codalab_bundles
+    assert scoring_runtime.VERSION == codalab_bundles.__version__
