@@ -179,6 +179,7 @@ def rescore(bundle_path, submissions, phase=None, jobs=1, progress_stream=None, 
     columns, ranking = leaderboard(bundle)
     computed = [c for c in columns if c.computation in COMPUTATIONS and c.fields]
     with tempfile.TemporaryDirectory(prefix="rescore-") as workdir:
+        program = _two_file_program(bundle, number, workdir) if intervals is not None else None  # said first
         found = collect(submissions, workdir, skipped)
         progress = Progress(len(found), progress_stream) if progress_stream else None
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
@@ -186,7 +187,7 @@ def rescore(bundle_path, submissions, phase=None, jobs=1, progress_stream=None, 
                                  found))
         ranked = rank(rows, ranking)
         if intervals is not None:
-            add_intervals(bundle, number, ranking, ranked, intervals, workdir, jobs)
+            add_intervals(bundle, number, program, ranking, ranked, intervals, workdir, jobs)
     return columns, ranking, ranked
 
 
@@ -207,13 +208,19 @@ def _program_report(program, ref_dir, options):
     return json.loads(proc.stdout)
 
 
-def add_intervals(bundle, number, ranking, rows, settings, workdir, jobs=1):
-    """Give each scored row (ranked) its "interval" and, but for the last, "p_next" and "tied_with_next"."""
-    phase = bundle.phase(number)
+def _two_file_program(bundle, number, workdir):
+    target = os.path.join(workdir, "two-file")
+    os.makedirs(target)
     try:
-        program = score_command.program_dir(bundle.path, workdir, phase_number=number)
+        return score_command.program_dir(bundle.path, target, phase_number=number)
     except score_command.ScoreError as exc:
-        raise RescoreError(str(exc))
+        raise RescoreError("%s; rescore without --ci" % str(exc).split("; replay")[0])
+
+
+def add_intervals(bundle, number, program, ranking, rows, settings, workdir, jobs=1):
+    """Give each scored row (ranked) its "interval" and, but for the last, "p_next" and "tied_with_next", from the
+    phase's ``program`` (score_command.program_dir)."""
+    phase = bundle.phase(number)
     ref_dir = os.path.join(workdir, "ref")
     replay.get_bundle(bundle.read(phase.reference_data, "phase %d's reference data" % number), ref_dir,
                       "%s:%s" % (bundle.path, phase.reference_data), workdir)

@@ -47,7 +47,8 @@ def _bundle_program(path, phase_number, workdir):
 
 
 def program_dir(source, workdir, folder=".", phase_number=None):
-    """The unpacked scoring program of ``source`` (a task name or a bundle zip), checked to score two files."""
+    """The unpacked scoring program of ``source`` (a task name or a bundle zip), checked to score two files;
+    ``workdir`` must exist and may hold other things."""
     try:
         if source.lower().endswith(".zip") or os.path.isfile(source):
             program = _bundle_program(source, phase_number, workdir)
@@ -55,9 +56,8 @@ def program_dir(source, workdir, folder=".", phase_number=None):
             program = _task_program(source, folder, os.path.join(workdir, "program"))
     except (taskdef.TaskDefinitionError, build.BuildError, replay.ReplayError, safe_zip.ZipRefused) as exc:
         raise ScoreError(str(exc))
-    if not os.path.isfile(os.path.join(program, "evaluate.py")):
-        raise ScoreError("%s: the scoring program has no evaluate.py at its root" % source)
-    if not os.path.isfile(os.path.join(program, TWO_FILE_MODULE)):
+    if not os.path.isfile(os.path.join(program, TWO_FILE_MODULE)) or \
+            not os.path.isfile(os.path.join(program, "evaluate.py")):
         raise ScoreError("%s: this scoring program cannot score two files (it was not made by codalab-bundles 0.4.0 "
                          "or later); replay a submission zip instead" % source)
     return program
