@@ -502,13 +502,38 @@ def submit_main(argv):
     return 0 if result["status"] == "Finished" and not diffs else 1
 
 
+# evaluate.py's two-file options that score passes on, and whether each takes a value (None: an optional one).
+PROGRAM_OPTIONS = {"--json": False, "--ci": False, "--per-item": None, "--compare": True, "--samples": True,
+                   "--seed": True, "--level": True, "--output": True}
+PER_ITEM_VALUES = ("all", "wrong")
+
+
+def _program_options(argv):
+    """(score's own arguments, evaluate.py's options), wherever the options stand among the arguments."""
+    own, passed, rest = [], [], list(argv)
+    while rest:
+        word = rest.pop(0)
+        name = word.split("=", 1)[0]
+        if name not in PROGRAM_OPTIONS:
+            own.append(word)
+            continue
+        passed.append(word)
+        takes = PROGRAM_OPTIONS[name]
+        if "=" not in word and rest and (takes or takes is None and rest[0] in PER_ITEM_VALUES):
+            passed.append(rest.pop(0))
+    return own, passed
+
+
 def score_main(argv, folder=None):
     parser = argparse.ArgumentParser(
         prog="%s score" % COMMAND, formatter_class=argparse.RawDescriptionHelpFormatter,
+        usage="%(prog)s TASK GOLD PRED [--dir FOLDER] [--phase N] [evaluate.py's options]",
         description="Score a submission against a gold file with a task's scoring program, as participants run it "
                     "(evaluate.py --gold GOLD --pred PRED): the same checks, messages and scores as the platform, "
                     "printed as a table or JSON, with per-item results, a bootstrap interval and paired tests.",
-        epilog="examples:\n  %s score toxic-spans gold.txt spans-pred.txt --per-item wrong\n"
+        epilog="evaluate.py's options (passed on to it; its --help says more): --json, --per-item [all|wrong], "
+               "--ci, --compare PRED2, --samples N, --seed S, --level L, --output DIR\n\n"
+               "examples:\n  %s score toxic-spans gold.txt spans-pred.txt --per-item wrong\n"
                "  %s score dist/sentiment.zip --phase 2 gold.csv run1.csv --ci --compare run2.csv\n\n"
                "exit status: 0 scored; 1 the submission or the gold cannot be scored; 2 the command could not run"
                % (COMMAND, COMMAND))
@@ -519,23 +544,8 @@ def score_main(argv, folder=None):
                         help="the competition folder holding TASK (default: %s)"
                              % ("the current folder" if folder is None else folder))
     parser.add_argument("--phase", type=int, help="with a bundle: the phase whose program scores (default: the first)")
-    parser.add_argument("--json", action="store_true", help="one JSON object instead of a table")
-    parser.add_argument("--per-item", nargs="?", const="all", choices=("all", "wrong"),
-                        help="list every item (all) or only the items not fully right (wrong)")
-    parser.add_argument("--ci", action="store_true", help="a bootstrap interval for the ranking score")
-    parser.add_argument("--compare", metavar="PRED2", help="test PRED against a second run on the same gold")
-    parser.add_argument("--samples", type=int, help="resamples and randomization rounds (default 1000)")
-    parser.add_argument("--seed", type=int, help="the random seed (default 12345)")
-    parser.add_argument("--level", type=float, help="confidence level of the intervals (default 0.95)")
-    parser.add_argument("--output", metavar="DIR", help="also write scores.txt, scores.json and the page there")
-    args = parser.parse_args(argv)
-    options = [flag for flag, on in (("--json", args.json), ("--ci", args.ci)) if on]
-    if args.per_item:
-        options += ["--per-item", args.per_item]
-    for flag, value in (("--compare", args.compare), ("--samples", args.samples), ("--seed", args.seed),
-                        ("--level", args.level), ("--output", args.output)):
-        if value is not None:
-            options += [flag, str(value)]
+    own, options = _program_options(argv)
+    args = parser.parse_args(own)
     try:
         return score_command.run(args.task, args.gold, args.pred, options, args.dir or ".", args.phase)
     except score_command.ScoreError as exc:

@@ -257,7 +257,7 @@ def test_the_score_command_runs_a_tasks_program_or_a_bundles(built_bundles, tmp_
     gold.write_text("0\t[0, 1, 6]\n1\t[]\n2\t[10, 11, 12, 13, 14, 15]\n")
     pred.write_text("0\t[0, 1, 4, 5]\n1\t[]\n2\t[]\n")
     command = [sys.executable, str(ROOT / "build_bundle.py"), "score"]
-    by_task = subprocess.run(command + ["toxic-spans", str(gold), str(pred), "--json", "--ci", "--samples", "50"],
+    by_task = subprocess.run(command + ["--samples", "50", "toxic-spans", "--json", str(gold), "--ci", str(pred)],
                              capture_output=True, text=True)
     assert by_task.returncode == 0, by_task.stderr
     report = json.loads(by_task.stdout)
