@@ -586,10 +586,8 @@ def gold_signature(program, gold_path, derived=()):
 
 
 def run_score(score, ref_dir, res_dir):
-    """(Result, None), or (None, the one-line message for stderr) when the submission or gold cannot be scored."""
-    # Readers make millions of small objects and no cycles: the cyclic collector's passes over them only cost time
-    # (they doubled it on large files).
-    gc.disable()
+    """(Result, None), or (None, the one-line message for stderr) when the submission or gold cannot be scored.
+    The caller turns the cyclic garbage collector off around it (without_gc)."""
     try:
         return score(ref_dir, res_dir), None
     except SubmissionError as exc:
@@ -603,9 +601,18 @@ def run_score(score, ref_dir, res_dir):
             raise
         message = ("Scoring failed with an internal error (%s); please report it to the organizers"
                    % type(exc).__name__)
+    return None, message.rstrip()
+
+
+def without_gc(run):
+    """``run()`` with the cyclic garbage collector off. Readers make millions of small objects and no cycles: the
+    collector's passes over them only cost time (they doubled it on large files), also after scoring, while the
+    outputs are written with the parsed data still held (by Result.items)."""
+    gc.disable()
+    try:
+        return run()
     finally:
         gc.enable()
-    return None, message.rstrip()
 
 
 def print_result(result):
@@ -636,10 +643,14 @@ def main(score, title="Scoring", argv=None, program="scoring", derived=()):
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0].startswith("-"):
         import score_files
-        return score_files.main(score, title, program, derived, argv)
+        return without_gc(lambda: score_files.main(score, title, program, derived, argv))
     if len(argv) != 2:
         sys.stderr.write(USAGE)
         return 2
+    return without_gc(lambda: _platform_main(score, title, program, derived, argv))
+
+
+def _platform_main(score, title, program, derived, argv):
     input_dir, output_dir = argv
     ref_dir = os.path.join(input_dir, "ref")
     res_dir = os.path.join(input_dir, "res")

@@ -5,9 +5,12 @@
     F1        = 2 * precision * recall / (precision + recall)      (each 0 when its denominator is 0)
 
 Scenario 1 adds the relation counts to the key-phrase counts; scenario 2 uses key phrases only, scenario 3
-relations only.
+relations only. Matching is per sentence, so the counts of a set of sentences are the sums of theirs: the per-item
+statistics of main_score (sentence_items) are each sentence's counts.
 """
 from collections import OrderedDict
+
+from scoring_runtime import Items, quote
 
 KINDS = ("correct", "incorrect", "partial", "missing", "spurious")
 
@@ -54,6 +57,52 @@ def keyphrase_counts(match):
 
 def relation_counts(match):
     return Counts(len(match.relations_correct), 0, 0, len(match.relations_missing), len(match.relations_spurious))
+
+
+def f1_of_totals(totals):
+    """F1 of counts summed over sentences ({kind: total}, kinds absent read as 0), as Items.finish receives them."""
+    return Counts(*[totals.get(kind, 0) for kind in KINDS]).f1()
+
+
+# A detail names at most this many missing key phrases (a sentence of the 2019 test set has up to 13).
+NAMED_MISSING = 3
+
+
+def _in_words(noun, parts):
+    """'2 key phrases missing, 1 spurious' from [(count, words), ...]: the noun once, after the first count."""
+    parts = [(count, words) for count, words in parts if count]
+    if not parts:
+        return ""
+    first = "%d %s%s %s" % (parts[0][0], noun, "" if parts[0][0] == 1 else "s", parts[0][1])
+    return ", ".join([first] + ["%d %s" % part for part in parts[1:]])
+
+
+def _sentence_detail(text, missing, phrases, relations):
+    named = ", ".join(quote(" ".join(text[start:end] for start, end in keyphrase.spans))
+                      for keyphrase in missing[:NAMED_MISSING])
+    named = "missing (%s%s)" % (named, ", ..." if len(missing) > NAMED_MISSING else "") if missing else "missing"
+    phrases = _in_words("key phrase", [(phrases.incorrect, "with the wrong label"), (phrases.partial, "partial"),
+                                       (phrases.missing, named), (phrases.spurious, "spurious")])
+    relations = _in_words("relation", [(relations.missing, "missing"), (relations.spurious, "spurious")])
+    return "; ".join(part for part in (phrases, relations) if part)
+
+
+def sentence_items(rows, key):
+    """The scored sentences of scenario 1 as Items, from (line in the sentence file, text, missing gold key phrases,
+    key-phrase Counts, relation Counts) per sentence: each one's counts of both kinds together (what the main score
+    sums), identified by its line."""
+    items = Items("sentence", key, f1_of_totals)
+    for line, text, missing, phrases, relations in rows:
+        counts = phrases + relations
+        if not (counts.incorrect or counts.partial or counts.missing or counts.spurious):
+            verdict = "right"
+        elif counts.correct or counts.partial:
+            verdict = "partly"
+        else:
+            verdict = "wrong"
+        items.add(str(line), dict(zip(KINDS, counts.as_tuple())), verdict,
+                  "" if verdict == "right" else _sentence_detail(text, missing, phrases, relations))
+    return items
 
 
 def _tally(rows, label, side, credit):

@@ -16,7 +16,7 @@ import ehealth_kd_report  # noqa: E402
 from ehealth_kd_format import FormatProblem, load_scenario  # noqa: E402
 from ehealth_kd_layout import SCENARIOS, expected_layout, find_scenarios  # noqa: E402
 from ehealth_kd_matching import match_sentence  # noqa: E402
-from ehealth_kd_metric import Counts, keyphrase_counts, relation_counts  # noqa: E402
+from ehealth_kd_metric import Counts, keyphrase_counts, relation_counts, sentence_items  # noqa: E402
 
 TITLE = "eHealth-KD 2019: detailed results"
 KEYS = {1: ("main_score", "m_prec", "m_rec"), 2: ("a_f1", "a_prec", "a_rec"), 3: ("b_f1", "b_prec", "b_rec")}
@@ -107,14 +107,11 @@ def submitted_a_name(sentences_name):
     return (folder + "/" if folder else "") + base.replace("output_", "output_a_", 1).replace("input_", "output_a_", 1)
 
 
-def _counts(number, matches):
-    total = Counts()
-    for match in matches:
-        if number in (1, 2):
-            total = total + keyphrase_counts(match)
-        if number in (1, 3):
-            total = total + relation_counts(match)
-    return total
+def _sentence_counts(number, matches):
+    """(key-phrase counts, relation counts) of each sentence, zero for the kind the scenario does not score."""
+    zero = Counts()
+    return [(keyphrase_counts(match) if number in (1, 2) else zero,
+             relation_counts(match) if number in (1, 3) else zero) for match in matches]
 
 
 def score(ref_dir, res_dir):
@@ -127,6 +124,7 @@ def score(ref_dir, res_dir):
                               % expected_layout())
     notes = []
     outcomes = []
+    rows = None  # scenario 1's sentences, when it is scored
     scores = []
     for number, folder in SCENARIOS:
         counts, matches = None, []
@@ -141,7 +139,13 @@ def score(ref_dir, res_dir):
             submitted = _load_submission(files, set(annotated))
             pairs = _pair_sentences(gold, annotated, submitted, files.names["sentences"], notes)
             matches = [match_sentence(g, s) for g, s in pairs]
-            counts = _counts(number, matches)
+            per_sentence = _sentence_counts(number, matches)
+            counts = sum((phrases + relations for phrases, relations in per_sentence), Counts())
+            if number == 1:
+                # What the per-sentence figures need, kept instead of the matches: at scale these are hundreds of
+                # thousands of objects, which the collector would walk through once it is on again.
+                rows = [(match.gold.line, match.gold.text, match.missing) + sentence
+                        for match, sentence in zip(matches, per_sentence)]
             status = "%d sentences" % len(pairs)
             notes.append("Scenario %d: %d annotated sentences scored; C=%d I=%d P=%d M=%d S=%d"
                          % ((number, len(pairs)) + counts.as_tuple()))
@@ -153,7 +157,8 @@ def score(ref_dir, res_dir):
     # The runtime shows the first page only when the reference data says its gold is public (trial, development).
     page_notes = [note for note in notes if note.startswith(("Note:", "Warning:"))]
     return Result(scores, ehealth_kd_report.build(TITLE, outcomes, True, page_notes), notes,
-                  hidden_gold_html=ehealth_kd_report.build(TITLE, outcomes, False, page_notes))
+                  hidden_gold_html=ehealth_kd_report.build(TITLE, outcomes, False, page_notes),
+                  items=(lambda: sentence_items(rows, KEYS[1][0])) if rows is not None else None)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ python3 evaluate.py INPUT OUTPUT, with the phase's gold JSON in INPUT/ref and pr
 """
 import os
 import sys
+from itertools import repeat
 
 # In the repository the shared runtime sits in ../common; in a built scoring program it sits beside this file.
 sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "common"))
@@ -11,7 +12,7 @@ sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pard
 from scoring_runtime import SubmissionError, ReferenceDataError, Result, main  # noqa: E402,F401
 from recipe_mpr_gold import find_gold, load_gold_file, queries_of, read_items  # noqa: E402
 from recipe_mpr_index import SUFFIX as INDEX_SUFFIX, index_of, load_index  # noqa: E402
-from recipe_mpr_metric import Evaluation, column_combinations  # noqa: E402
+from recipe_mpr_metric import Evaluation, column_combinations, gold_columns, query_items  # noqa: E402
 from recipe_mpr_submission import FORM_IDS, predictions_of, ranks_by_index, read_predictions  # noqa: E402
 from recipe_mpr_report import render  # noqa: E402
 
@@ -33,18 +34,24 @@ def score(ref_dir, res_dir):
     data = read_predictions(res_dir)
     ranks = ranks_by_index(data, index) if index is not None else None
     if ranks is not None:  # the index holds all the gold this submission needs
-        evaluation = Evaluation(counts=column_combinations(ranks, index.types, map(len, index.options)))
-        form, queries = FORM_IDS, len(index.ids)
+        ids, types, options = index.ids, index.types, list(map(len, index.options))
+        # ranks_by_index took one option id per query, or a full ranking of every query's options.
+        ranked = options if type(data[ids[0]]) is list else repeat(1)
+        form = FORM_IDS
     else:
         if gold is None:
             gold = queries_of(items, os.path.basename(gold_path)) if items is not None else load_gold_file(gold_path)
         predictions = predictions_of(data, gold)
-        evaluation = Evaluation(gold, predictions.rankings)
-        form, queries = predictions.form, len(gold)
+        ids, ranks, types, options, ranked = gold_columns(gold, predictions.rankings)
+        form = predictions.form
         notes.extend(predictions.notes)
-    notes.insert(0, "scored %d queries (submission form: %s)" % (queries, form))
+    evaluation = Evaluation(counts=column_combinations(ranks, types, options))
+    notes.insert(0, "scored %d queries (submission form: %s)" % (len(ids), form))
     notes.extend(evaluation.omitted_notes())
-    return Result(evaluation.scores(), html=render(TITLE, evaluation, form), notes=notes)
+    # The per-query figures, built only when asked for, from plain columns: holding the parsed gold or submission
+    # for them would keep many objects alive, which the collector's later passes would walk through.
+    per_query = lambda: query_items(zip(ids, ranks, options, ranked))  # noqa: E731
+    return Result(evaluation.scores(), html=render(TITLE, evaluation, form), notes=notes, items=per_query)
 
 
 if __name__ == "__main__":

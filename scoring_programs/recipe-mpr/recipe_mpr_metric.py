@@ -4,6 +4,7 @@ from collections import Counter
 from itertools import chain, repeat
 
 from recipe_mpr_gold import QUERY_TYPES
+from scoring_runtime import Items
 
 
 def answer_rank(ranking, answer):
@@ -13,6 +14,38 @@ def answer_rank(ranking, answer):
 
 def reciprocal_rank(rank):
     return 1.0 / rank if rank else 0.0
+
+
+def accuracy_of_totals(totals):
+    """accuracy from hits and queries summed over queries, as Items.finish receives them."""
+    queries = totals.get("queries", 0)
+    return totals.get("hits", 0) / queries if queries else 0.0
+
+
+def ordinal(number):
+    suffix = "th" if 11 <= number % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return "%d%s" % (number, suffix)
+
+
+def _query_detail(rank, options, ranked):
+    if rank:
+        return "answer ranked %s of %d options" % (ordinal(rank), options)
+    if ranked == 0:
+        return "no option chosen (the pred text is none of the options)"
+    if ranked == 1:
+        return "another of the %d options chosen" % options
+    return "answer not in the ranking (%d of %d options ranked)" % (ranked, options)
+
+
+def query_items(rows, key="accuracy"):
+    """Items of the ranking score (accuracy) from (query id, rank of the answer or None, options, options ranked)
+    in gold order: a hit and the reciprocal rank per query (rr, for MRR; not what ranks)."""
+    items = Items("query", key, accuracy_of_totals)
+    for qid, rank, options, ranked in rows:
+        stats = {"queries": 1, "hits": 1 if rank == 1 else 0, "rr": reciprocal_rank(rank)}
+        verdict = "right" if rank == 1 else "partly" if rank else "wrong"
+        items.add(qid, stats, verdict, "" if rank == 1 else _query_detail(rank, options, ranked))
+    return items
 
 
 def type_key(query_type):
@@ -40,15 +73,22 @@ class Group(object):
         self.mrr = _sum_of_reciprocals(counts) / self.count if self.count else 0.0
 
 
+def gold_columns(gold, rankings):
+    """(ids, ranks of the answer, flagged types, options, options ranked) per query in gold order, from the gold
+    (GoldQuery list) and rankings (query id -> option ids): the columns the gold index gives, plus the ranks.
+    Plain lists of ids and numbers, so keeping them for the per-query figures keeps no parsed query alive."""
+    ids = [query.id for query in gold]
+    chosen = list(map(rankings.__getitem__, ids))
+    ranks = [ranking.index(answer) + 1 if answer in ranking else None
+             for ranking, answer in zip(chosen, [query.answer for query in gold])]
+    return (ids, ranks, [query.types for query in gold], [len(query.options) for query in gold],
+            list(map(len, chosen)))
+
+
 def combinations(gold, rankings):
     """Queries counted by (rank of the answer, flagged types, number of options); a rank of None: the answer is not
     in the ranking. Every score is a sum over these few combinations."""
-    counts = Counter()
-    for query in gold:
-        ranking = rankings[query.id]
-        rank = ranking.index(query.answer) + 1 if query.answer in ranking else None
-        counts[(rank, query.types, len(query.options))] += 1
-    return counts
+    return column_combinations(*gold_columns(gold, rankings)[1:4])
 
 
 def column_combinations(ranks, types, option_counts):
