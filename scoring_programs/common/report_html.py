@@ -121,8 +121,9 @@ ITEMS_SHOWN = 200
 def items_section(items, limit=ITEMS_SHOWN):
     """What each item that was not right got wrong (scoring_runtime.Items), for a page whose gold is public."""
     counts = dict((verdict, items.verdicts.count(verdict)) for verdict in items.VERDICTS)
-    summary = u"%d %ss: %d right, %d partly right, %d wrong." % (
-        len(items), items.unit, counts["right"], counts["partly"], counts["wrong"])
+    from scoring_runtime import plural
+    summary = u"%d %s: %d right, %d partly right, %d wrong." % (
+        len(items), plural(items.unit), counts["right"], counts["partly"], counts["wrong"])
     rows = [(item_id, verdict, detail) for item_id, verdict, detail in zip(items.ids, items.verdicts, items.details)
             if verdict != "right"]
     parts = [paragraph(summary)]

@@ -127,7 +127,7 @@ def bootstrap(items, samples=DEFAULT_SAMPLES, seed=DEFAULT_SEED, level=DEFAULT_L
 def paired(items_a, items_b, samples=DEFAULT_SAMPLES, seed=DEFAULT_SEED, level=DEFAULT_LEVEL):
     """Run A (``items_a``) against run B on the same gold items (a Comparison)."""
     if items_a.ids != items_b.ids:
-        raise ValueError("the two runs were not scored on the same %ss" % items_a.unit)
+        raise ValueError("the two runs were not scored on the same items (%s ids differ)" % items_a.unit)
     if not len(items_a):
         raise ValueError("there is no %s to resample" % items_a.unit)
     finish = items_a.finish

@@ -187,9 +187,9 @@ def table(report):
     comparison = report.get("comparison")
     if comparison:
         lines.append("")
-        lines.append("%s of A (%s) minus B (%s), over %d %ss:" % (comparison["key"], comparison["a"],
-                                                                  comparison["b"], comparison["items"],
-                                                                  comparison["unit"]))
+        lines.append("%s of A (%s) minus B (%s), over %d %s:" % (comparison["key"], comparison["a"],
+                                                                 comparison["b"], comparison["items"],
+                                                                 scoring_runtime.plural(comparison["unit"])))
         rows = [("A", _number(comparison["score_a"])), ("B", _number(comparison["score_b"])),
                 ("A - B", "%s  %s%% interval [%s, %s]" % (_number(comparison["delta"]), _percent(comparison["level"]),
                                                           _number(comparison["low"]), _number(comparison["high"]))),

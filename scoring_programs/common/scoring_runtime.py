@@ -87,6 +87,11 @@ class Result(object):
         return self._items
 
 
+def plural(noun):
+    """The plural of an item unit: post -> posts, query -> queries."""
+    return noun[:-1] + "ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else noun + "s"
+
+
 class Items(object):
     """What every scored item (post, row, sentence, query) adds to the ranking score: the figures behind
     ``--per-item``, ``--ci`` and ``--compare``.
