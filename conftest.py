@@ -146,3 +146,12 @@ def load_program(task, program_dir=None, env=None):
             else:
                 os.environ[key] = value
     return module
+
+
+def score_in_process(task, workdir, ref, res):
+    """``score`` of the task's program on ``ref`` and ``res`` (folders to copy, or {path: content}) laid out in
+    ``workdir``/ref and ``workdir``/res: its Result, with ``items``."""
+    workdir = Path(workdir)
+    _populate(workdir / "ref", ref)
+    _populate(workdir / "res", res)
+    return load_program(task).score(str(workdir / "ref"), str(workdir / "res"))

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from sklearn.metrics import f1_score
 
-from conftest import ROOT, _populate, load_program, run_scoring_program
+from conftest import ROOT, run_scoring_program, score_in_process
 from items_oracle import check_bootstrap, check_paired
 from test_cheers_program import EXAMPLE_GOLD, EXAMPLE_RUN, gold_files, run_csv
 
@@ -55,9 +55,7 @@ EXPECTED = [
 
 
 def score(tmp_path, ref, res):
-    _populate(tmp_path / "ref", ref)
-    _populate(tmp_path / "res", res)
-    return load_program(TASK).score(str(tmp_path / "ref"), str(tmp_path / "res"))
+    return score_in_process(TASK, tmp_path, ref, res)
 
 
 def test_hand_made_sentences(tmp_path):

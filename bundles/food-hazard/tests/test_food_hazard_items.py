@@ -5,7 +5,7 @@ import io
 import pandas as pd
 import pytest
 
-from conftest import ROOT, _populate, load_program, run_scoring_program, shared_path
+from conftest import ROOT, run_scoring_program, score_in_process, shared_path
 from items_oracle import check_bootstrap, check_paired
 from test_food_hazard_bundle import run_hooks
 from test_food_hazard_metric import official_compute_score
@@ -55,9 +55,7 @@ ST1_EXPECTED = [
 
 
 def score(tmp_path, ref, res):
-    _populate(tmp_path / "ref", ref)
-    _populate(tmp_path / "res", res)
-    return load_program(TASK).score(str(tmp_path / "ref"), str(tmp_path / "res"))
+    return score_in_process(TASK, tmp_path, ref, res)
 
 
 def test_hand_made_rows_rank_by_st1(tmp_path):

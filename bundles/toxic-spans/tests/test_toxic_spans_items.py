@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import ROOT, _populate, load_program, run_scoring_program, shared_path
+from conftest import ROOT, load_program, run_scoring_program, score_in_process, shared_path
 from items_oracle import check_bootstrap, check_paired
 from test_toxic_spans_bundle import prediction_lines, read_gold, run_hooks
 from test_toxic_spans_metric import official_f1
@@ -34,9 +34,7 @@ EXPECTED = [
 
 
 def score(tmp_path, ref, res):
-    _populate(tmp_path / "ref", ref)
-    _populate(tmp_path / "res", res)
-    return load_program(TASK).score(str(tmp_path / "ref"), str(tmp_path / "res"))
+    return score_in_process(TASK, tmp_path, ref, res)
 
 
 def official_score(gold, predicted):
