@@ -3,6 +3,7 @@ environment, run from an empty folder elsewhere with no path into this repositor
 every other kind), build, validate, replay, migrate (an old bundle the test writes) and rescore."""
 import csv
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -133,6 +134,19 @@ def test_an_organizers_competition_folder_from_new_to_rescore(tool, tmp_path):
     assert proc.stdout.startswith("1 submission(s) scored, 0 failed; ranked by macro_f1 (desc)")
     rows = list(csv.DictReader(open(str(tool.work / "board.csv"))))
     assert [(r["rank"], r["submission"], r["status"]) for r in rows] == [("1", "sample.zip", "Finished")]
+
+    # a participant's view: the task's program on two files, per item, with an interval and a comparison
+    (runs / "copy.zip").write_bytes((runs / "sample.zip").read_bytes())
+    gold = folder / "reference_data" / "sentiment" / "dev" / "gold.csv"
+    proc = tool("score", "sentiment", gold, runs / "sample.zip", "--ci", "--compare", runs / "copy.zip",
+                "--per-item", "wrong", "--json", "--samples", "100", cwd=folder)
+    report = json.loads(proc.stdout)
+    assert report["signature"]["program"] == "generic-classification"
+    assert report["comparison"]["p_approximate_randomization"] == 1.0  # a run against itself
+    assert report["interval"]["low"] <= report["scores"]["macro_f1"] <= report["interval"]["high"]
+    assert all(item["verdict"] != "right" for item in report["items"])
+    proc = tool("rescore", folder / "dist" / "sentiment.zip", runs, "-o", "board.csv", "--ci", "--samples", "100")
+    assert "not significantly different from the next row (p >= 0.05): copy.zip" in proc.stdout
 
 
 def test_build_outside_a_competition_folder_says_what_to_do(tool):
