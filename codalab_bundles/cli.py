@@ -29,10 +29,11 @@ them all.
   codalab-bundles score TASK|BUNDLE.zip GOLD PRED [--json] [--per-item [wrong]] [--ci] [--compare PRED2]
       Score a submission against a gold file with the task's scoring program, as participants run it offline:
       the platform's checks and scores, each item's result, a bootstrap interval, paired tests between two runs.
-  codalab-bundles rescore BUNDLE.zip SUBMISSION... [--phase N] [--jobs J] [-o leaderboard.csv]
+  codalab-bundles rescore BUNDLE.zip SUBMISSION... [--phase N] [--jobs J] [-o leaderboard.csv] [--ci]
       Score past submissions (zips, folders of zips, or unzipped folders) through the bundle's program as the
       Codabench worker would, J at a time, and write the leaderboard as CSV and HTML (beside it), ranked by the
-      leaderboard's ranking column, with each submission's status and error.
+      leaderboard's ranking column, with each submission's status and error; --ci adds each row's bootstrap
+      interval and whether it differs significantly from the next row.
 
 Exit statuses (EXIT_STATUSES below, printed by --help): 0 done (built, valid, Finished, ready to upload); 1 done,
 with something for you to fix (a task not built, findings, a failed submission, manual steps); 2 the command could
@@ -351,8 +352,9 @@ def rescore_main(argv):
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      description="Score past submissions through a bundle's program as the Codabench "
                                      "worker would, and write the leaderboard (CSV and HTML).",
-                                     epilog="example:\n  %s rescore migrated.zip past-runs/ --phase 3 -o board.csv"
-                                     "\n\n%s" % (COMMAND, EXIT_STATUSES))
+                                     epilog="examples:\n  %s rescore migrated.zip past-runs/ --phase 3 -o board.csv"
+                                     "\n  %s rescore dist/my-task.zip runs/ --phase 2 --ci --samples 2000"
+                                     "\n\n%s" % (COMMAND, COMMAND, EXIT_STATUSES))
     parser.add_argument("bundle", help="the competition bundle (e.g. the migrated one)")
     parser.add_argument("submissions", nargs="+", metavar="SUBMISSION",
                         help="submission zips, folders of zips, or a folder that is one unzipped submission")
