@@ -166,3 +166,21 @@ def test_ci_adds_each_rows_interval_and_marks_rows_no_test_separates(built_bundl
 def test_ci_refuses_a_program_that_cannot_score_two_files(wrapped_bundle, submissions):
     with pytest.raises(rescore.RescoreError, match="cannot score two files"):
         rescore.rescore(wrapped_bundle, submissions, jobs=2, intervals=rescore.IntervalSettings())
+
+
+def test_ci_on_the_real_participant_runs_separates_every_row(tmp_path):
+    runs = shared_path("ehealth-kd-2019", "published-submissions", "participant-runs")
+    task = taskdef.load_task("ehealth-kd", {"test": str(shared_path("ehealth-kd-2019", "testing"))})
+    bundle = build.build_task(task, tmp_path).codabench
+    evaluation = [p.number for p in task.phases if p.label == "Evaluation"][0]
+    _, _, rows = rescore.rescore(bundle, [runs], phase=evaluation, jobs=2,
+                                 intervals=rescore.IntervalSettings(samples=300))
+    assert [r["submission"] for r in rows] == ["talp_576639.zip", "abravo_576683.zip", "lsi2_uned_574805.zip",
+                                               "vsp_576661.zip"]
+    for row in rows:
+        assert row["interval"]["low"] < row["scores"]["main_score"] < row["interval"]["high"]
+        assert row["interval"]["items"] == 100 and row["interval"]["unit"] == "sentence"
+    # Gaps of 0.05 to 0.10 in main_score over 100 sentences: no randomization round comes near (p at its floor,
+    # 1/301, or close to it).
+    assert [r["tied_with_next"] for r in rows[:3]] == [False, False, False]
+    assert all(r["p_next"] < 0.01 for r in rows[:3])
