@@ -136,6 +136,6 @@ def items_section(items, limit=ITEMS_SHOWN):
 
 
 def signature_paragraph(signature):
-    """The program, its version and the gold's SHA-256 (scoring_runtime.gold_signature)."""
+    """The program, its version and the gold's SHA-256 (scoring_runtime.GoldHash.signature)."""
     return paragraph(u"Scored by %s %s; gold SHA-256 %s." % (signature["program"], signature["version"],
                                                             signature["gold_sha256"] or u"(none)"), "note")

@@ -128,9 +128,10 @@ def run(score, title, program, derived, args, work):
     gold = args.gold
     ref_dir = stage(gold, os.path.join(work, "ref"), "gold")
     res_dir = stage(args.pred, os.path.join(work, "res"), "pred")
+    gold_hash = scoring_runtime.GoldHash(gold if os.path.isfile(gold) and not gold.lower().endswith(".zip")
+                                         else ref_dir, derived)
     result = _score(score, ref_dir, res_dir)
-    sig = scoring_runtime.gold_signature(result.program or program, gold if os.path.isfile(gold) and
-                                         not gold.lower().endswith(".zip") else ref_dir, derived)
+    sig = gold_hash.signature(result.program or program)
     report = OrderedDict([("title", title), ("signature", sig),
                           ("scores", OrderedDict((k, float(v)) for k, v in result.scores)),
                           ("notes", result.notes), ("warnings", result.warnings)])

@@ -21,6 +21,7 @@ import math
 import os
 import re
 import sys
+import threading
 from collections import OrderedDict
 
 import fast_csv
@@ -581,13 +582,35 @@ def page_for(title, result, public, signature=None):
     return add_to_page(html, extra)
 
 
-def gold_signature(program, gold_path, derived=()):
-    """The signature of a run on the gold at ``gold_path`` (file or folder); ``derived``: suffixes of files the
-    builder derives from the gold, left out of its hash."""
-    import signature
-    ignored = lambda name: (name == GOLD_PUBLIC_MARKER or _is_stray(name)  # noqa: E731
-                            or name.endswith(tuple(derived)))
-    return signature.make(program, VERSION, signature.gold_sha256(gold_path, ignored))
+class GoldHash(threading.Thread):
+    """The SHA-256 of the gold at ``gold_path`` (file or folder, see signature.py), computed beside the scoring:
+    hashlib releases the GIL, so hashing a large gold costs no time on a machine with two cores. ``derived``:
+    suffixes of files the builder derives from the gold, left out of its hash."""
+
+    def __init__(self, gold_path, derived=()):
+        threading.Thread.__init__(self, name="gold-sha256")
+        self.daemon = True
+        self.gold_path, self.derived = gold_path, tuple(derived)
+        self.value, self.error = None, None
+        self.start()
+
+    def _ignored(self, name):
+        return name == GOLD_PUBLIC_MARKER or _is_stray(name) or name.endswith(self.derived)
+
+    def run(self):
+        import signature
+        try:
+            self.value = signature.gold_sha256(self.gold_path, self._ignored)
+        except Exception as exc:  # read again in signature() to raise it in the caller's thread
+            self.error = exc
+
+    def signature(self, program):
+        """{"program", "version", "gold_sha256"}: the signature of a run of ``program`` on this gold."""
+        import signature
+        self.join()
+        if self.error is not None:
+            raise self.error
+        return signature.make(program, VERSION, self.value)
 
 
 def run_score(score, ref_dir, res_dir):
@@ -665,9 +688,10 @@ def _platform_main(score, title, program, derived, argv):
     for stale in (SCORES_TXT, SCORES_JSON):
         if os.path.exists(os.path.join(output_dir, stale)):
             os.remove(os.path.join(output_dir, stale))
+    gold_hash = GoldHash(ref_dir, derived)
     result, message = run_score(score, ref_dir, res_dir)
     if result is not None:
-        signature = gold_signature(result.program or program, ref_dir, derived)
+        signature = gold_hash.signature(result.program or program)
         result.html = page_for(title, result, gold_is_public(ref_dir), signature)
         write_outputs(output_dir, result, signature)
         print_result(result)
