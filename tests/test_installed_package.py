@@ -5,6 +5,7 @@ import csv
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -77,10 +78,10 @@ def test_no_command_prints_the_commands_and_version(tool):
     assert tool("--version").stdout.strip() == "codalab-bundles %s" % __version__
     proc = tool("frobnicate", ok=(2,))
     assert "unknown command 'frobnicate'" in proc.stderr
-    for command in ("new", "build", "validate", "replay", "migrate", "rescore", "publish", "submit"):
+    for command in ("new", "build", "validate", "replay", "migrate", "rescore", "score", "publish", "submit"):
         helped = tool(command, "--help").stdout
         assert helped.startswith("usage: codalab-bundles %s" % command)
-        assert "codalab-bundles %s " % command in helped.split("example:\n")[1], command
+        assert "codalab-bundles %s " % command in re.split("examples?:\n", helped)[1], command
 
 
 def _gold(folder):
