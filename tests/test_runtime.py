@@ -123,7 +123,8 @@ def test_main_writes_scores_txt_json_and_page(tmp_path, capsys):
     assert json.loads((output / "scores.json").read_text()) == {"f1": 0.25, "n": 3.0, "signature": signature}
     assert (output / "detailed_results.html").read_text() == (
         '<body>x<p class="note">Scored by scoring %s; gold SHA-256 %s.</p>\n</body>' % (rt.VERSION, ABC_SHA256))
-    assert out == "f1: 0.250000000000000\nn: 3.000000000000000\n3 posts\n"
+    assert out == ("f1: 0.250000000000000\nn: 3.000000000000000\n3 posts\nsignature: scoring|version:%s|gold_sha256:%s\n"
+                   % (rt.VERSION, ABC_SHA256))
     assert not (output / "metadata").exists()
 
 

@@ -130,7 +130,10 @@ def run(score, title, program, derived, args, work):
     res_dir = stage(args.pred, os.path.join(work, "res"), "pred")
     gold_hash = scoring_runtime.GoldHash(gold if os.path.isfile(gold) and not gold.lower().endswith(".zip")
                                          else ref_dir, derived)
-    result = _score(score, ref_dir, res_dir)
+    try:
+        result = _score(score, ref_dir, res_dir)
+    finally:
+        gold_hash.join()  # before the caller removes the staged files it may be reading
     sig = gold_hash.signature(result.program or program)
     report = OrderedDict([("title", title), ("signature", sig),
                           ("scores", OrderedDict((k, float(v)) for k, v in result.scores)),

@@ -588,8 +588,9 @@ class GoldHash(threading.Thread):
     suffixes of files the builder derives from the gold, left out of its hash."""
 
     def __init__(self, gold_path, derived=()):
+        # Not a daemon: the interpreter waits for it at exit. A daemon thread still reading a file when a rejected
+        # submission ends the program can make Python abort ("could not acquire lock ... at interpreter shutdown").
         threading.Thread.__init__(self, name="gold-sha256")
-        self.daemon = True
         self.gold_path, self.derived = gold_path, tuple(derived)
         self.value, self.error = None, None
         self.start()
@@ -643,11 +644,15 @@ def without_gc(run):
         gc.enable()
 
 
-def print_result(result):
+def print_result(result, signature=None):
+    """The scores, the notes and the signature on stdout (the platform's scoring log), warnings on stderr."""
     for key, value in result.scores:
         sys.stdout.write("%s: %s\n" % (key, format_score(value)))
     for note in result.notes:
         sys.stdout.write(note + "\n")
+    if signature is not None:
+        import signature as signatures
+        sys.stdout.write("signature: %s\n" % signatures.text(signature))
     sys.stdout.flush()
     print_warnings(result)
 
@@ -690,11 +695,12 @@ def _platform_main(score, title, program, derived, argv):
             os.remove(os.path.join(output_dir, stale))
     gold_hash = GoldHash(ref_dir, derived)
     result, message = run_score(score, ref_dir, res_dir)
+    gold_hash.join()
     if result is not None:
         signature = gold_hash.signature(result.program or program)
         result.html = page_for(title, result, gold_is_public(ref_dir), signature)
         write_outputs(output_dir, result, signature)
-        print_result(result)
+        print_result(result, signature)
         return 0
     sys.stderr.write(message + "\n")
     sys.stderr.flush()

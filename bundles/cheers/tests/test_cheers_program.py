@@ -78,9 +78,10 @@ def test_worked_example_of_the_metric_card(score_submission):
 def test_stdout_carries_the_organizers_three_line_summary(score_submission):
     run = score_submission(TASK, gold_files(), {"run.csv": run_csv(EXAMPLE_RUN)})
     lines = run.stdout.splitlines()
-    assert lines[-3:] == ["Macro-averaged F1 score for is_relevant variable is: 62.50",
-                          "Accuracy for sector_ids variable is: 16.67",
-                          "HumImpact Score is: 39.58"]
+    assert lines[-4:-1] == ["Macro-averaged F1 score for is_relevant variable is: 62.50",
+                            "Accuracy for sector_ids variable is: 16.67",
+                            "HumImpact Score is: 39.58"]
+    assert lines[-1].startswith("signature: cheers|version:%s|gold_sha256:" % run.signature["version"])
 
 
 # Spec edge cases on the example gold; expectations worked out by hand in the comments.
