@@ -298,20 +298,9 @@ def gold_offsets(path):
 
 
 def perturbed_offsets(gold, seed):
-    """Exact, partial, shifted, empty, and spans where the gold has none."""
-    rng, out = random.Random(seed), []
-    for offsets in gold:
-        choice = rng.random()
-        if choice < 0.2:
-            out.append(list(offsets))
-        elif choice < 0.4:
-            out.append([])
-        elif choice < 0.7:
-            out.append(sorted(set(o + rng.randint(-3, 3) for o in offsets if o > 3)))
-        else:
-            start = rng.randint(0, 200)
-            out.append(list(range(start, start + rng.randint(0, 12))))
-    return out
+    """test_generic_spans' perturbed predictions (exact, partial, shifted, empty, spurious), offsets made unique."""
+    from test_generic_spans import perturbed
+    return [sorted(set(offsets)) for offsets in perturbed(gold, random.Random(seed))]
 
 
 def spans_lines(spans):
