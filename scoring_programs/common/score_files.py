@@ -43,6 +43,10 @@ class UsageError(Exception):
     pass
 
 
+class ScoringFailed(Exception):
+    """The submission or the gold cannot be scored: the runtime's one-line message."""
+
+
 def parser(title):
     p = argparse.ArgumentParser(prog="evaluate.py", description="%s: score a submission against a gold file." % title,
                                 epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -113,10 +117,6 @@ def _score(score, ref_dir, res_dir):
     return result
 
 
-class ScoringFailed(Exception):
-    pass
-
-
 def _items(result, what):
     items = result.items
     if items is None:
@@ -172,20 +172,16 @@ def run(score, title, program, derived, args, work):
     return result, report
 
 
-def _number(value):
-    return format_score(value)
-
-
 def table(report):
     """The report as text: scores (and the interval), notes, comparison, items, signature."""
     lines = []
     interval = report.get("interval")
     width = max([len(k) for k in report["scores"]] + [5])
     for key, value in report["scores"].items():
-        line = "%-*s  %s" % (width, key, _number(value))
+        line = "%-*s  %s" % (width, key, format_score(value))
         if interval and key == interval["key"]:
-            line += "  %s%% interval [%s, %s]" % (_percent(interval["level"]), _number(interval["low"]),
-                                                   _number(interval["high"]))
+            line += "  %s%% interval [%s, %s]" % (_percent(interval["level"]), format_score(interval["low"]),
+                                                   format_score(interval["high"]))
         lines.append(line)
     lines.extend(report["notes"])
     comparison = report.get("comparison")
@@ -194,9 +190,9 @@ def table(report):
         lines.append("%s of A (%s) minus B (%s), over %d %s:" % (comparison["key"], comparison["a"],
                                                                  comparison["b"], comparison["items"],
                                                                  scoring_runtime.plural(comparison["unit"])))
-        rows = [("A", _number(comparison["score_a"])), ("B", _number(comparison["score_b"])),
-                ("A - B", "%s  %s%% interval [%s, %s]" % (_number(comparison["delta"]), _percent(comparison["level"]),
-                                                          _number(comparison["low"]), _number(comparison["high"]))),
+        rows = [("A", format_score(comparison["score_a"])), ("B", format_score(comparison["score_b"])),
+                ("A - B", "%s  %s%% interval [%s, %s]" % (format_score(comparison["delta"]), _percent(comparison["level"]),
+                                                          format_score(comparison["low"]), format_score(comparison["high"]))),
                 ("paired bootstrap", "p = %.4f" % comparison["p_paired_bootstrap"]),
                 ("approximate randomization", "p = %.4f" % comparison["p_approximate_randomization"])]
         lines.extend("  %-25s  %s" % row for row in rows)
@@ -204,7 +200,7 @@ def table(report):
         lines.append("")
         lines.append("\t".join((report["unit"], "verdict", "statistics", "what was wrong")))
         for item in report["items"]:
-            stats = " ".join("%s=%s" % (name, _short_number(value)) for name, value in sorted(item["stats"].items()))
+            stats = " ".join("%s=%s" % (name, _shortformat_score(value)) for name, value in sorted(item["stats"].items()))
             lines.append("\t".join((item["id"], item["verdict"], stats, item["detail"])))
     lines.append("")
     lines.append("signature: %s" % report["signature_text"])
@@ -215,7 +211,7 @@ def _percent(level):
     return ("%.4f" % (100 * level)).rstrip("0").rstrip(".")
 
 
-def _short_number(value):
+def _shortformat_score(value):
     return "%d" % value if float(value).is_integer() else ("%.6f" % value).rstrip("0")
 
 
