@@ -126,12 +126,17 @@ def _cli(*args, env=None):
                           capture_output=True, text=True, env=environment)
 
 
-def test_publish_uploads_waits_and_checks_the_stored_phases(toy_bundle):
-    fake = FakeCodabench(stored_phases=_stored(toy_bundle))
+def _publish(fake, bundle, env):
+    """``publish`` of ``bundle`` against the stand-in site ``fake``, which is closed afterwards."""
     try:
-        proc = _cli("publish", toy_bundle, "--server", fake.url, env={"CODABENCH_TOKEN": TOKEN})
+        return _cli("publish", bundle, "--server", fake.url, env=env)
     finally:
         fake.close()
+
+
+def test_publish_uploads_waits_and_checks_the_stored_phases(toy_bundle):
+    fake = FakeCodabench(stored_phases=_stored(toy_bundle))
+    proc = _publish(fake, toy_bundle, {"CODABENCH_TOKEN": TOKEN})
     assert proc.returncode == 0, proc.stderr
     assert "published: Toy (competition 11): %s/competitions/11/" % fake.url in proc.stdout
     assert "1. Development: 2025-01-15 00:00:00 UTC to 2025-01-31 23:59:59 UTC" in proc.stdout
@@ -147,10 +152,7 @@ def test_publish_uploads_waits_and_checks_the_stored_phases(toy_bundle):
 
 def test_publish_fails_when_the_site_stored_other_phases(toy_bundle):
     fake = FakeCodabench(stored_phases=_stored(toy_bundle, shift_end=True))
-    try:
-        proc = _cli("publish", toy_bundle, "--server", fake.url, env={"CODABENCH_TOKEN": TOKEN})
-    finally:
-        fake.close()
+    proc = _publish(fake, toy_bundle, {"CODABENCH_TOKEN": TOKEN})
     assert proc.returncode == 1
     assert "phase 1 end: the bundle says 2025-01-31 23:59:59 UTC, the site stored 2025-01-31 00:00:00 UTC" \
         in proc.stdout
@@ -162,20 +164,14 @@ def test_publish_fails_when_the_site_stored_other_phases(toy_bundle):
 ])
 def test_publish_bad_token(toy_bundle, tmp_path, setup, expected):
     fake = FakeCodabench(stored_phases=_stored(toy_bundle))
-    try:
-        proc = _cli("publish", toy_bundle, "--server", fake.url, env=dict(setup, HOME=str(tmp_path)))
-    finally:
-        fake.close()
+    proc = _publish(fake, toy_bundle, dict(setup, HOME=str(tmp_path)))
     assert proc.returncode == 2 and expected in proc.stderr and "Traceback" not in proc.stderr
     assert "wrong" not in proc.stderr.replace(expected, "")  # the token is never repeated
 
 
 def test_publish_refused_bundle_shows_codabenchs_message(toy_bundle):
     fake = FakeCodabench(refuse="Phases dates conflict. Phase: Test should start after Phase: Development has ended")
-    try:
-        proc = _cli("publish", toy_bundle, "--server", fake.url, env={"CODABENCH_TOKEN": TOKEN})
-    finally:
-        fake.close()
+    proc = _publish(fake, toy_bundle, {"CODABENCH_TOKEN": TOKEN})
     assert proc.returncode == 2
     assert "Codabench refused the bundle: Phases dates conflict. Phase: Test should start after Phase: Development " \
            "has ended (no competition was made, and the site deleted the upload)" in proc.stderr
