@@ -22,7 +22,7 @@ def f1_bin(value):
         return 0
     if value >= 1.0:
         return len(F1_BIN_LABELS) - 1
-    return 1 + min(4, int(value * 5))
+    return 1 + int(value * 5)  # below 5: the largest double under 1, times 5, is 4.999999999999999
 
 
 class GroupScores(object):
@@ -55,13 +55,6 @@ class Summary(object):
         self.f1_histogram = [0] * len(F1_BIN_LABELS)
         self.offsets_predicted = 0
 
-    def add(self, predicted, gold):
-        scores = post_scores(predicted, gold)
-        self.all.add(*scores)
-        self.groups[(not gold, not predicted)].add(*scores)
-        self.f1_histogram[f1_bin(scores[0])] += 1
-        self.offsets_predicted += len(predicted)
-
     @property
     def posts(self):
         return self.all.count
@@ -74,7 +67,7 @@ class Summary(object):
 def summarize(gold, predicted):
     """A Summary of ``predicted`` against ``gold`` ({id: offsets} each; predicted covers every gold id)."""
     summary = Summary()
-    # Summary.add for every post, with the lookups done once.
+    # Per post: its scores to all posts and to its group, its F1 to the histogram; the lookups done once.
     every, groups, histogram = summary.all, summary.groups, summary.f1_histogram
     f1s, precisions, recalls = every.f1.append, every.precision.append, every.recall.append
     offsets_predicted = 0
