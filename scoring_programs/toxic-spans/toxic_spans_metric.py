@@ -17,12 +17,9 @@ F1_BIN_LABELS = ("0", "0\u20130.2", "0.2\u20130.4", "0.4\u20130.6", "0.6\u20130.
 
 
 def f1_bin(value):
-    """Index into F1_BIN_LABELS."""
-    if value <= 0.0:
-        return 0
-    if value >= 1.0:
-        return len(F1_BIN_LABELS) - 1
-    return 1 + int(value * 5)  # below 5: the largest double under 1, times 5, is 4.999999999999999
+    """Index into F1_BIN_LABELS of an F1 (0 to 1): 0 for 0, else 1 + int(5 * value), so exactly 1 is the last
+    bin, "1", and any value below 1 falls below it (5 times the largest double under 1 is 4.999999999999999)."""
+    return 1 + int(value * 5) if value > 0.0 else 0
 
 
 class GroupScores(object):
