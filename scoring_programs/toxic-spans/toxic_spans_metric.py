@@ -17,12 +17,9 @@ F1_BIN_LABELS = ("0", "0\u20130.2", "0.2\u20130.4", "0.4\u20130.6", "0.6\u20130.
 
 
 def f1_bin(value):
-    """Index into F1_BIN_LABELS."""
-    if value <= 0.0:
-        return 0
-    if value >= 1.0:
-        return len(F1_BIN_LABELS) - 1
-    return 1 + min(4, int(value * 5))
+    """Index into F1_BIN_LABELS of an F1 (0 to 1): 0 for 0, else 1 + int(5 * value), so exactly 1 is the last
+    bin, "1", and any value below 1 falls below it (5 times the largest double under 1 is 4.999999999999999)."""
+    return 1 + int(value * 5) if value > 0.0 else 0
 
 
 class GroupScores(object):
@@ -55,13 +52,6 @@ class Summary(object):
         self.f1_histogram = [0] * len(F1_BIN_LABELS)
         self.offsets_predicted = 0
 
-    def add(self, predicted, gold):
-        scores = post_scores(predicted, gold)
-        self.all.add(*scores)
-        self.groups[(not gold, not predicted)].add(*scores)
-        self.f1_histogram[f1_bin(scores[0])] += 1
-        self.offsets_predicted += len(predicted)
-
     @property
     def posts(self):
         return self.all.count
@@ -74,7 +64,7 @@ class Summary(object):
 def summarize(gold, predicted):
     """A Summary of ``predicted`` against ``gold`` ({id: offsets} each; predicted covers every gold id)."""
     summary = Summary()
-    # Summary.add for every post, with the lookups done once.
+    # Per post: its scores to all posts and to its group, its F1 to the histogram; the lookups done once.
     every, groups, histogram = summary.all, summary.groups, summary.f1_histogram
     f1s, precisions, recalls = every.f1.append, every.precision.append, every.recall.append
     offsets_predicted = 0

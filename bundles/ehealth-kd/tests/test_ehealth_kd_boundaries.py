@@ -50,3 +50,26 @@ def test_a_detail_names_at_most_three_missing_key_phrases(missing, detail):
 def test_a_detail_without_missing_key_phrases_does_not_mention_them():
     items = sentence_items([(2, TEXT, [], Counts(correct=1, spurious=2), Counts(missing=1))], "main_score")
     assert items.details == ["2 key phrases spurious; 1 relation missing"] and items.verdicts == ["partly"]
+
+
+# The per-label table of the detailed results (label_table): recall over the gold items of a label, precision over
+# the submitted items of a label; a partial match earns half on both sides, whatever the two labels are.
+from test_ehealth_kd_metric import match_one  # noqa: E402
+from ehealth_kd_metric import label_table  # noqa: E402
+
+TWO = "aa bb cc dd\n"   # aa 0-2, bb 3-5, cc 6-8, dd 9-11
+
+
+def test_a_partial_match_across_labels_credits_each_label_on_its_side():
+    # Gold "aa bb" (Concept) and submitted "bb" (Action) overlap: partial. Gold "cc" (Action) is missing, and the
+    # submitted "dd" (Predicate) is spurious.
+    match = match_one(TWO, "1\t0 5\tConcept\tx\n2\t6 8\tAction\tx\n", "",
+                      "1\t3 5\tAction\tx\n2\t9 11\tPredicate\tx\n", "")
+    table = label_table([match])
+    # Concept: 1 gold item, credited 0.5 (recall 0.5); no submitted Concept (precision 0).
+    assert table["Concept"][:4] == (1, 0, 0.0, 0.5)
+    # Action: 1 gold item (cc, missing: recall 0) and 1 submitted (bb, credited 0.5: precision 0.5); the partial
+    # credit on the gold side went to the gold Concept.
+    assert table["Action"][:4] == (1, 1, 0.5, 0.0)
+    # Predicate: only submitted, spurious: no gold item, so recall 0 (not 1), precision 0.
+    assert table["Predicate"] == (0, 1, 0.0, 0.0, 0.0)

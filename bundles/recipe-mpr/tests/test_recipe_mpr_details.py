@@ -44,18 +44,21 @@ def test_the_worked_example_by_flags_and_by_rank(score_submission):
 def test_groups_and_rank_counts_from_counts():
     # (rank of the answer or None, flagged types, options): queries
     counts = Counter({(1, ("Specific",), 5): 3, (2, ("Specific", "Negated"), 7): 2, (None, (), 5): 4,
-                      (7, ("Temporal", "Negated", "Analogical"), 7): 1, (None, ("Negated",), 7): 2})
+                      (7, ("Temporal", "Negated", "Analogical"), 7): 1, (None, ("Negated",), 7): 2,
+                      (1, ("Temporal",), 7): 2})
     evaluation = Evaluation(counts=counts)
     assert evaluation.max_options == 7
-    assert evaluation.rank_counts == [3, 2, 0, 0, 0, 0, 1, 6]
-    assert [(g.label, g.count, g.correct) for g in evaluation.by_flag_count] == [(0, 4, 0), (1, 5, 3), (2, 2, 0),
+    assert evaluation.rank_counts == [5, 2, 0, 0, 0, 0, 1, 6]
+    # one flag: 3 + 2 first (Specific, Temporal), 2 not ranked (Negated)
+    assert [(g.label, g.count, g.correct) for g in evaluation.by_flag_count] == [(0, 4, 0), (1, 7, 5), (2, 2, 0),
                                                                                    (3, 1, 0)]
     one_flag = evaluation.by_flag_count[1]
-    assert one_flag.accuracy == 3 / 5 and one_flag.mrr == pytest.approx(3 / 5, abs=1e-15)
+    assert one_flag.accuracy == 5 / 7 and one_flag.mrr == pytest.approx(5 / 7, abs=1e-15)
     assert evaluation.by_flag_count[3].mrr == pytest.approx(1 / 7, abs=1e-15)
-    assert evaluation.overall.mrr == pytest.approx((3 + 2 / 2 + 1 / 7) / 12, abs=1e-15)
+    assert evaluation.overall.mrr == pytest.approx((5 + 2 / 2 + 1 / 7) / 14, abs=1e-15)
     by_type = dict((g.label, (g.count, g.correct)) for g in evaluation.by_type)
     assert by_type["Negated"] == (5, 0) and by_type["Specific"] == (5, 3) and by_type["Commonsense"] == (0, 0)
+    assert by_type["Temporal"] == (3, 2)
     assert evaluation.omitted_notes() == ["acc_commonsense omitted: the reference has no Commonsense query"]
 
 

@@ -55,3 +55,12 @@ def test_post_details(predicted, gold, detail):
     load_program(TASK)
     import toxic_spans_metric
     assert toxic_spans_metric.post_detail(predicted, gold) == detail
+
+
+def test_the_histogram_bin_just_below_1():
+    load_program(TASK)
+    import math
+    import toxic_spans_metric
+    below_one = math.nextafter(1.0, 0.0)
+    assert toxic_spans_metric.F1_BIN_LABELS[toxic_spans_metric.f1_bin(below_one)] == "0.8\u20131"
+    assert toxic_spans_metric.f1_bin(0.8) == 5 and toxic_spans_metric.f1_bin(math.nextafter(0.8, 0.0)) == 4
