@@ -121,7 +121,7 @@ def score_submission(tmp_path):
 @pytest.fixture(scope="session")
 def built_bundles(tmp_path_factory):
     """Every task built once per test session from the sample data: {task: Built(codabench zip, codalab v1.5 zip)}."""
-    from codalab_bundles import build, taskdef
+    from codalab_bundles.authoring import build, taskdef
     dist = tmp_path_factory.mktemp("dist")
     return dict((name, build.build_task(taskdef.load_task(name), dist)) for name in taskdef.task_names())
 

@@ -47,8 +47,11 @@ import sys
 import zipfile
 from pathlib import Path
 
-from . import (__version__, build, codabench_api, live_update, migrate, migration_report, new_task, publish, replay,
-               rescore, safe_zip, score_command, submit, taskdef, validate)
+from . import __version__, migrate, replay, validate
+from .authoring import build, new_task, taskdef
+from .offline import rescore, two_files
+from .site import codabench_api, live_update, publish, submit
+from .zips import safe_zip
 
 COMMAND = "codalab-bundles"  # how the user called the tool, for help and messages; set by main()
 EXIT_STATUSES = ("exit status: 0 done (built, valid, Finished, ready to upload); 1 done, with something "
@@ -374,16 +377,16 @@ def _migrate_into(args, options):
         with open(stem + ".report.json", "w", encoding="utf-8") as handle:
             json.dump(report.as_dict() if report else {"source": source, "error": error, "exit_status": 2}, handle,
                       sort_keys=True, indent=1)
-    rows = migration_report.summary_rows(done, before)
+    rows = migrate.summary_rows(done, before)
     with open(os.path.join(args.out, "summary.csv"), "w", encoding="utf-8", newline="") as handle:
-        writer = csv.DictWriter(handle, migration_report.SUMMARY_FIELDS)
+        writer = csv.DictWriter(handle, migrate.SUMMARY_FIELDS)
         writer.writeheader()
         writer.writerows(rows)
     if args.json:
         print(json.dumps({"summary": rows, "reports": [r.as_dict() if r else {"source": s, "error": e}
                                                        for s, _, r, e in done]}, sort_keys=True))
     else:
-        print(migration_report.format_summary(rows))
+        print(migrate.format_summary(rows))
         print("Reports, bundles and summary.csv are in %s" % args.out)
     return max(row["exit_status"] for row in rows)
 
@@ -590,8 +593,8 @@ def score_main(argv, folder=None):
     own, options = _program_options(argv)
     args = parser.parse_args(own)
     try:
-        return score_command.run(args.task, args.gold, args.pred, options, args.dir or ".", args.phase)
-    except score_command.ScoreError as exc:
+        return two_files.run(args.task, args.gold, args.pred, options, args.dir or ".", args.phase)
+    except two_files.ScoreError as exc:
         print("score: %s" % exc, file=sys.stderr)
         return 2
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from . import resources
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = resources.CHECKOUT
 COMMON = resources.COMMON
 
 

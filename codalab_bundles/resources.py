@@ -9,6 +9,7 @@ the repository's folders are used.
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
+SCHEMAS = PACKAGE / "platforms" / "schemas"  # the JSON Schemas of both platforms' bundles (validate reads them)
 SHIPPED = PACKAGE / "_shipped"
 CHECKOUT = PACKAGE.parent
 # (path in the repository, path under _shipped/): what setup.py copies into the wheel

@@ -3,7 +3,7 @@ month-first and offset dates, phases without ends or limits, a computed average-
 column groups, a blind phase, and a scoring program that writes ``key:value`` scores and output/metadata (valid in
 Python 2 and 3) beside a Python 2-only helper file."""
 from codabench_cases import tiny_png
-from codalab_bundles import pack
+from codalab_bundles.zips import pack
 
 COMPETITION = """\
 title: Old SemEval-style task

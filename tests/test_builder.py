@@ -7,7 +7,7 @@ import zipfile
 import pytest
 import yaml
 
-from codalab_bundles import build, taskdef
+from codalab_bundles.authoring import build, taskdef
 from conftest import ROOT
 from toy_task import make_toy
 from codalab_bundles import cli as build_bundle

@@ -14,7 +14,8 @@ import zipfile
 
 import pytest
 
-from codalab_bundles import codabench_api, taskdef
+from codalab_bundles.authoring import taskdef
+from codalab_bundles.site import codabench_api
 from conftest import ROOT
 
 

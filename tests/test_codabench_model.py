@@ -22,7 +22,8 @@ import datetime
 import pytest
 import yaml
 
-from codalab_bundles.codabench_model import DAY_BEFORE, ImportRefused, format_instant, stored_datetime, stored_phases
+from codalab_bundles.platforms.codabench_model import (DAY_BEFORE, ImportRefused, format_instant, stored_datetime,
+                                                       stored_phases)
 
 GENERIC = "Unpacking the bundle failed. Here is the error log: "
 

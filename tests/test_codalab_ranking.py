@@ -11,8 +11,8 @@ import zipfile
 import pytest
 import yaml
 
-from codalab_bundles import codalab_leaderboard as codalab
-from codalab_bundles.python27_order import python27_hash, python27_key_order
+from codalab_bundles.platforms import codalab_leaderboard as codalab
+from codalab_bundles.platforms.python27_order import python27_hash, python27_key_order
 from conftest import ROOT
 from test_migrate_real_cases import bundle, phase
 

@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from codalab_bundles import docker_run, replay
+from codalab_bundles import replay
+from codalab_bundles.replay import docker_run
 from docker_support import STANDIN_IMAGE, docker_image, run_script  # noqa: F401  (docker_image is a fixture)
 
 RUN = "/tmp/codalab/tmpabc123/run"

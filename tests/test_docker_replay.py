@@ -2,7 +2,9 @@
 scikit-learn 0.23). Skipped with the reason when no engine can run (CI sets CODALAB_REPLAY_REQUIRE_DOCKER=1)."""
 import pytest
 
-from codalab_bundles import build, pack, replay
+from codalab_bundles import replay
+from codalab_bundles.authoring import build
+from codalab_bundles.zips import pack
 from docker_support import docker_image  # noqa: F401  (the fixture)
 from toy_task import make_toy
 

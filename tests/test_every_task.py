@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from codalab_bundles import build, render, replay, taskdef
+from codalab_bundles import replay
+from codalab_bundles.authoring import build, render, taskdef
 from conftest import ROOT, run_scoring_program
 
 TASKS = taskdef.task_names()

@@ -11,7 +11,9 @@ import zlib
 
 import pytest
 
-from codalab_bundles import build, pack, replay, safe_zip, taskdef, validate
+from codalab_bundles import replay, validate
+from codalab_bundles.authoring import build, taskdef
+from codalab_bundles.zips import pack, safe_zip
 from conftest import ROOT
 from toy_task import make_toy
 

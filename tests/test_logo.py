@@ -7,7 +7,7 @@ import zlib
 
 import pytest
 
-from codalab_bundles import taskdef
+from codalab_bundles.authoring import taskdef
 from conftest import ROOT
 
 TASKS = taskdef.task_names()  # every task: the five have their own motif, any other gets the generic rings

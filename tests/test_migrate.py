@@ -11,7 +11,10 @@ import zipfile
 import pytest
 import yaml
 
-from codalab_bundles import codabench_model, legacy_scores_wrapper, migrate, pack, replay, validate
+from codalab_bundles import migrate, replay, validate
+from codalab_bundles.migrate import legacy_scores_wrapper
+from codalab_bundles.platforms import codabench_model
+from codalab_bundles.zips import pack
 from conftest import ROOT
 from old_codalab_bundle import COMPETITION, PROGRAM, write_old_bundle
 

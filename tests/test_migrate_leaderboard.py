@@ -17,8 +17,8 @@ import datetime
 
 import pytest
 
-from codalab_bundles import migrate_leaderboard as ml
-from codalab_bundles.migration_report import CHANGE, LOSS, MANUAL, NOTE, REFUSED, Report
+from codalab_bundles.migrate import leaderboard as ml
+from codalab_bundles.migrate.report import CHANGE, LOSS, MANUAL, NOTE, REFUSED, Report
 
 RESULTS = {"label": "Results", "rank": 1}
 # Phases starting in 2020: CodaLab read the file in its own order, so the ranking column is known.

@@ -10,7 +10,10 @@ import zipfile
 
 import yaml
 
-from codalab_bundles import codabench_model, migrate, migration_report, pack, validate
+from codalab_bundles import migrate, validate
+from codalab_bundles.migrate import report as migration_report
+from codalab_bundles.platforms import codabench_model
+from codalab_bundles.zips import pack
 from conftest import ROOT
 from old_codalab_bundle import PROGRAM, old_bundle_bytes
 

@@ -61,6 +61,10 @@ def test_covering_tests_name_the_module_or_a_module_importing_it(tmp_path):
         "scoring_programs/common/shared_part.py": "X = 1\n",
         "codalab_bundles/helper.py": "X = 1\n",
         "codalab_bundles/user_of_helper.py": "from . import helper\n",
+        "codalab_bundles/room/report.py": "X = 1\n",
+        "codalab_bundles/room/__init__.py": "X = 1\n",
+        "tests/test_room_report.py": "from codalab_bundles.room import other, report as room_report\n",
+        "tests/test_room.py": "from codalab_bundles import room\nreport = room.X\n",
     }
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
@@ -71,6 +75,11 @@ def test_covering_tests_name_the_module_or_a_module_importing_it(tmp_path):
     # Named by no test: the tests importing a module that imports it.
     assert mutation.covering_tests(str(tmp_path), "codalab_bundles/helper.py") == ["tests/test_indirect.py"]
     assert mutation.covering_tests(str(tmp_path), "scoring_programs/common/shared_part.py") == []
+    # A module of a library subpackage: the tests importing it by its package, not every test saying "report".
+    assert mutation.covering_tests(str(tmp_path), "codalab_bundles/room/report.py") == ["tests/test_room_report.py"]
+    # a package's own module: every test importing from the package runs it
+    assert mutation.covering_tests(str(tmp_path), "codalab_bundles/room/__init__.py") == [
+        "tests/test_room.py", "tests/test_room_report.py"]
 
 
 def test_hand_made_mutants_run_in_copies_and_the_real_file_stays(tree):

@@ -10,7 +10,7 @@ import zipfile
 
 import pytest
 
-from codalab_bundles import taskdef
+from codalab_bundles.authoring import taskdef
 from conftest import ROOT
 
 

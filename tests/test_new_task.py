@@ -12,7 +12,7 @@ import zipfile
 
 import pytest
 
-from codalab_bundles import generic_kits
+from codalab_bundles.authoring import generic_kits
 from conftest import ROOT
 
 

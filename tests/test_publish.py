@@ -10,7 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from codalab_bundles import codabench_api, publish
+from codalab_bundles.site import codabench_api, publish
 from conftest import ROOT
 
 TOKEN = "s3cret-token-value"
@@ -104,7 +104,7 @@ class FakeCodabench(object):
 @pytest.fixture
 def toy_bundle(tmp_path):
     from toy_task import make_toy
-    from codalab_bundles import build
+    from codalab_bundles.authoring import build
     return build.build_task(make_toy(tmp_path), tmp_path / "dist").codabench
 
 
@@ -238,7 +238,7 @@ def test_token_from_the_config_file(tmp_path):
 def _live(bundle, submissions=0):
     """The competition as the site's API shows it after importing ``bundle`` (what GET /api/competitions/<id>/
     returns, for the fields update compares)."""
-    from codalab_bundles import live_update
+    from codalab_bundles.site import live_update
     view = live_update.bundle_view(bundle)
     phases = []
     for index, phase in enumerate(view["phases"]):

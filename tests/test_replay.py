@@ -8,7 +8,10 @@ import zipfile
 
 import pytest
 
-from codalab_bundles import build, pack, replay, scores
+from codalab_bundles import replay
+from codalab_bundles.authoring import build
+from codalab_bundles.platforms import score_parsing as scores
+from codalab_bundles.zips import pack
 from conftest import ROOT
 from toy_task import make_toy
 

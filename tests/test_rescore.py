@@ -6,7 +6,10 @@ import sys
 
 import pytest
 
-from codalab_bundles import build, migrate, pack, replay, rescore, taskdef
+from codalab_bundles import migrate, replay
+from codalab_bundles.authoring import build, taskdef
+from codalab_bundles.offline import rescore
+from codalab_bundles.zips import pack
 from conftest import ROOT, shared_path
 from old_codalab_bundle import write_old_bundle
 
@@ -118,7 +121,7 @@ def _program_json(bundle, phase, *args):
     """What the bundle's program prints for ``args`` (evaluate.py's two-file options), with the phase's gold."""
     import json
     import tempfile
-    from codalab_bundles import score_command
+    from codalab_bundles.offline import two_files as score_command
     with tempfile.TemporaryDirectory() as workdir:
         program = score_command.program_dir(str(bundle), workdir, phase_number=phase)
         opened = replay.Bundle(str(bundle))

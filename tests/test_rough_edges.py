@@ -9,7 +9,7 @@ import zipfile
 
 import pytest
 
-from codalab_bundles import pack
+from codalab_bundles.zips import pack
 from conftest import ROOT
 from docker_support import docker_image  # noqa: F401 (fixture)
 from old_codalab_bundle import PROGRAM, write_old_bundle

@@ -8,7 +8,7 @@ import zipfile
 
 import pytest
 
-from codalab_bundles import build, generic_kits, new_task, taskdef
+from codalab_bundles.authoring import build, generic_kits, new_task, taskdef
 from conftest import ROOT, run_scoring_program, shared_path
 
 

@@ -7,7 +7,9 @@ import zipfile
 import pytest
 import yaml
 
-from codalab_bundles import build, pack, taskdef, validate
+from codalab_bundles import validate
+from codalab_bundles.authoring import build, taskdef
+from codalab_bundles.zips import pack
 from conftest import ROOT
 from toy_task import make_toy
 

@@ -2,7 +2,7 @@
 import textwrap
 
 from codabench_cases import tiny_png
-from codalab_bundles import taskdef
+from codalab_bundles.authoring import taskdef
 
 # One answer per line; accuracy = share of lines equal to the gold. 'SLEEP' makes the program hang (time limits),
 # 'SLOW' sleeps 3 s first, 'CRASH' makes it raise (internal errors), 'META' writes output/metadata, a line

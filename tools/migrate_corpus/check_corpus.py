@@ -41,7 +41,7 @@ import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
-from codalab_bundles.python27_order import python27_key_order  # noqa: E402
+from codalab_bundles.platforms.python27_order import python27_key_order  # noqa: E402
 
 # Run by Python 2.7 on the original bundles: the keys of leaderboard.columns and .column_groups in the order a plain
 # yaml.load's dicts iterate them (CodaLab's unpacker before 3c3cc0f0a), one JSON line per bundle. The yaml is found

@@ -54,7 +54,7 @@ def test_task_yaml_phases_and_leaderboard():
 
 
 def test_pages():
-    from codalab_bundles import render, taskdef
+    from codalab_bundles.authoring import render, taskdef
     task = taskdef.load_task("food-hazard")
     pages = dict((key, render.page_bytes(task, key).decode("utf-8")) for key in task.pages)
     assert sorted(pages) == ["data", "evaluation", "overview", "terms"]

@@ -6,7 +6,8 @@ import zipfile
 
 import pytest
 
-from codalab_bundles import build, replay, taskdef
+from codalab_bundles import replay
+from codalab_bundles.authoring import build, taskdef
 from conftest import shared_path
 from test_recipe_mpr_data import GOLD_DIR, split_tool
 

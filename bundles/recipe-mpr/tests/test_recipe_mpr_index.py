@@ -8,7 +8,7 @@ import zipfile
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from codalab_bundles import build, taskdef
+from codalab_bundles.authoring import build, taskdef
 from conftest import ROOT
 from test_recipe_mpr_data import GOLD_DIR
 from test_recipe_mpr_scoring import FIVE, gold_query, ref_files, res_files

@@ -272,7 +272,7 @@ def test_public_data_of_the_real_trial_set(tmp_path):
 
 
 def test_task_definition():
-    from codalab_bundles import taskdef
+    from codalab_bundles.authoring import taskdef
     task = taskdef.load_task("toxic-spans")
     assert task.title == "SemEval-2021 Task 5: Toxic Spans Detection"
     assert task.docker_image == "codalab/codalab-legacy:py37"
@@ -292,7 +292,7 @@ def test_task_definition():
 
 
 def _page(key):
-    from codalab_bundles import render, taskdef
+    from codalab_bundles.authoring import render, taskdef
     return render.page_bytes(taskdef.load_task("toxic-spans"), key).decode("utf-8")
 
 

@@ -12,16 +12,15 @@ import io
 import json
 import re
 import zipfile
-from pathlib import Path
 
 import jsonschema
 import yaml
 
-from . import codabench_model, codalab_leaderboard
-from . import replay as replays
-from . import safe_zip
+from .. import replay as replays, resources
+from ..platforms import codabench_model, codalab_leaderboard
+from ..zips import safe_zip
 
-SCHEMAS = Path(__file__).resolve().parent / "schemas"
+SCHEMAS = resources.SCHEMAS
 PLATFORMS = ("codabench", "codalab")
 DEFAULT_PLATFORMS = ("codabench",)  # CodaLab Competitions stopped taking submissions at the end of 2025
 LABELS = {"codalab": "CodaLab v1.5", "codabench": "Codabench"}

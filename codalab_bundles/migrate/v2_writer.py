@@ -6,7 +6,7 @@ unquoted YAML timestamp. None values are left out (Codabench's defaults apply).
 """
 import yaml
 
-from .render import yaml_quote
+from ..authoring.render import yaml_quote
 
 
 def _scalar(value):

@@ -22,7 +22,9 @@ import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from . import pack, replay, score_command
+from .. import replay
+from . import two_files
+from ..zips import pack
 
 COMPUTATIONS = {"avg": lambda v: sum(v) / len(v), "sum": sum, "min": min, "max": max}
 
@@ -212,14 +214,14 @@ def _two_file_program(bundle, number, workdir):
     target = os.path.join(workdir, "two-file")
     os.makedirs(target)
     try:
-        return score_command.program_dir(bundle.path, target, phase_number=number)
-    except score_command.ScoreError as exc:
+        return two_files.program_dir(bundle.path, target, phase_number=number)
+    except two_files.ScoreError as exc:
         raise RescoreError("%s; rescore without --ci" % str(exc).split("; replay")[0])
 
 
 def add_intervals(bundle, number, program, ranking, rows, settings, workdir, jobs=1):
     """Give each scored row (ranked) its "interval" and, but for the last, "p_next" and "tied_with_next", from the
-    phase's ``program`` (score_command.program_dir)."""
+    phase's ``program`` (two_files.program_dir)."""
     phase = bundle.phase(number)
     ref_dir = os.path.join(workdir, "ref")
     replay.get_bundle(bundle.read(phase.reference_data, "phase %d's reference data" % number), ref_dir,

@@ -18,9 +18,9 @@ import zipfile
 import yaml
 
 from . import docker_run
-from . import pack
-from . import safe_zip
-from . import scores as score_parsers
+from ..zips import pack
+from ..zips import safe_zip
+from ..platforms import score_parsing
 from .docker_run import TIME_LIMIT_MESSAGE
 
 DEFAULT_TIME_LIMIT = 300  # CompetitionPhase.execution_time_limit default on v1.5
@@ -304,7 +304,7 @@ class CodalabWorker(object):
         return phase.time_limit
 
     def parse(self, run, columns, computed):
-        return score_parsers.parse_codalab(_read_optional(os.path.join(run.output, "scores.txt")), columns,
+        return score_parsing.parse_codalab(_read_optional(os.path.join(run.output, "scores.txt")), columns,
                                            computed)
 
 
@@ -377,7 +377,7 @@ class CodabenchWorker(object):
         return (phase.time_limit or CODABENCH_TIME_LIMIT) + CODABENCH_SOFT_LIMIT_PADDING
 
     def parse(self, run, columns, computed):
-        return score_parsers.parse_codabench(_read_optional(os.path.join(run.output, "scores.json")),
+        return score_parsing.parse_codabench(_read_optional(os.path.join(run.output, "scores.json")),
                                              _read_optional(os.path.join(run.output, "scores.txt")), columns)
 
 

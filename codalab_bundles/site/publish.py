@@ -14,7 +14,7 @@ import zipfile
 
 import yaml
 
-from . import codabench_model
+from ..platforms import codabench_model
 from .codabench_api import ApiError, wait_for
 
 CREATION_TIMEOUT = 600  # seconds: Codabench's unpack task has a one-hour soft limit; a bundle rarely needs minutes

@@ -16,8 +16,8 @@ CodaLab's Avg is the average *rank* of its fields; Codabench computes on scores 
 """
 import re
 
-from . import codalab_leaderboard as codalab
-from .migration_report import CHANGE, LOSS, MANUAL, NOTE, REFUSED
+from ..platforms import codalab_leaderboard as codalab
+from .report import CHANGE, LOSS, MANUAL, NOTE, REFUSED
 
 MAX_COLUMN_TEXT = 36  # Codabench's Column.title, Column.key and Leaderboard.key
 MAX_BOARD_TITLE = 64  # Leaderboard.title

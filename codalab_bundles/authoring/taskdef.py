@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]  # this repository: the seeded tasks' competition folder
+ROOT = Path(__file__).resolve().parents[2]  # this repository: the seeded tasks' competition folder
 BUNDLES = ROOT / "bundles"
 SCORING_PROGRAMS = ROOT / "scoring_programs"
 REFERENCE_DATA = ROOT / "reference_data"

@@ -16,10 +16,11 @@ import zipfile
 import yaml
 from dateutil import parser as date_parser
 
-from . import (codabench_model, loading, migrate_leaderboard, pack, program_check, replay, resources, safe_zip,
-               v2_writer, validate)
-from .migration_report import (CHANGE, CONTENT, INCOMPLETE, LOSS, MANUAL, NOTE, REFUSED, UNSCORED,  # noqa: F401
-                               Report, format_report)
+from .. import loading, replay, resources, validate
+from . import leaderboard, program_check, v2_writer
+from ..platforms import codabench_model
+from ..zips import pack, safe_zip
+from .report import CHANGE, CONTENT, INCOMPLETE, LOSS, MANUAL, NOTE, REFUSED, UNSCORED, Report
 
 # CodaLab v1.5's defaults for phase settings a bundle leaves out, and Codabench's (spec 1.4, 4.3).
 V15_DEFAULTS = (("max_submissions", 100, 100), ("max_submissions_per_day", 999, 5),
@@ -817,14 +818,14 @@ def convert(source, target, wrap_scores=False, rank_by=None):
         replaced.update(program_files)
         tasks, task_of = _tasks(old, scored, report, renamed)
         phases = _phases(old, groups, task_of, report)
-        context = migrate_leaderboard.Context(_earliest_start(ordered), is_dump(old), rank_by)
+        context = leaderboard.Context(_earliest_start(ordered), is_dump(old), rank_by)
         try:
-            leaderboard = migrate_leaderboard.convert(old.spec, report, context)
+            new_leaderboard = leaderboard.convert(old.spec, report, context)
         except ValueError as exc:
             raise MigrationError(str(exc))
         spec = dict(competition)
         spec.update({"terms": terms, "pages": pages, "tasks": tasks, "phases": phases,
-                     "leaderboards": [leaderboard]})
+                     "leaderboards": [new_leaderboard]})
         text = v2_writer.render(spec, HEADER % os.path.basename(str(source)))
     entries = [("competition.yaml", text.encode("utf-8"))]
     entries += [(name, replaced.get(name, data)) for name, data in old.files if name != "competition.yaml"]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from . import pack
+from ..zips import pack
 
 WRAPPER = Path(__file__).resolve().with_name("legacy_scores_wrapper.py")
 WRAPPER_NAME = "legacy_scores_wrapper.py"

@@ -12,7 +12,10 @@ from pathlib import Path
 import jinja2
 import yaml
 
-from . import codabench_model, loading, pack, render, resources
+from .. import loading, resources
+from . import render
+from ..platforms import codabench_model
+from ..zips import pack
 from .taskdef import ROOT
 
 COMMON = resources.COMMON

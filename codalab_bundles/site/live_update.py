@@ -14,7 +14,7 @@ import zipfile
 
 import yaml
 
-from . import codabench_model
+from ..platforms import codabench_model
 from .publish import api_instant, show
 
 PHASE_FIELDS = (("name", "name"), ("description", "description"),

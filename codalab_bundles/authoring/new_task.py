@@ -16,7 +16,8 @@ from pathlib import Path
 
 import jinja2
 
-from . import build, generic_kits, loading, resources
+from .. import loading, resources
+from . import build, generic_kits
 from .render import yaml_quote
 from .taskdef import ROOT, task_names
 

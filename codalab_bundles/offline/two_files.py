@@ -10,7 +10,9 @@ import subprocess
 import sys
 import tempfile
 
-from . import build, replay, safe_zip, taskdef
+from .. import replay
+from ..authoring import build, taskdef
+from ..zips import safe_zip
 
 # A program that can score two files carries this module (codalab-bundles 0.4.0 and later).
 TWO_FILE_MODULE = "score_files.py"
