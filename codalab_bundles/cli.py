@@ -44,16 +44,29 @@ import csv
 import json
 import os
 import sys
+import textwrap
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Optional
 
-from . import __version__, migrate, replay, validate
-from .authoring import build, new_task, taskdef
+from . import __version__, migrate, replay, resources, validate
+from .authoring import build, generic_kits, new_task, taskdef
 from .offline import rescore, two_files
 from .site import codabench_api, live_update, publish, submit
 from .zips import safe_zip
 
-COMMAND = "codalab-bundles"  # how the user called the tool, for help and messages; set by main()
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """How the tool was called, passed to every command: the name users typed (in help, examples and next steps:
+    codalab-bundles, or python3 build_bundle.py in this repository) and the competition folder that new, build and
+    score use unless told another (None: the current folder)."""
+    command: str = "codalab-bundles"
+    folder: Optional[Path] = None
+
+
 EXIT_STATUSES = ("exit status: 0 done (built, valid, Finished, ready to upload); 1 done, with something "
                  "for you to fix (a task not built, findings, a failed submission, manual steps); 2 the "
                  "command could not run (bad arguments, an input that cannot be read)")
@@ -76,15 +89,80 @@ def _parse_references(values, tasks):
     return overrides
 
 
-def build_main(argv, folder=None):
-    """``build``; ``folder`` is the competition folder used when none is given (None: the current folder)."""
+def new_main(argv, how):
+    """``new``; ``how.folder`` is where the task goes without --dir (None: the current folder)."""
+    command, default_folder = how.command, how.folder
+    parser = argparse.ArgumentParser(prog="%s new" % command, description=textwrap.fill(
+        "Start a competition of your own: write the files of a task (task.yaml, pages, logo, sample data or your "
+        "gold split into phases, metric card, the derive hooks of its public data and starting kit) scored by a "
+        "generic scoring program configured by data, into a competition folder. It writes files only, after "
+        "checking that your gold builds (the public data and starting kit are derived from it, and the kit's "
+        "sample submission is scored against it); a gold that would not build is refused, with nothing written. "
+        "Then build the bundles with 'build' (which replays each starting kit's sample), and check them with "
+        "'validate' and 'replay'. Edit bundles/NAME/task.yaml and scoring_programs/NAME/scoring.json to adapt the "
+        "task, and rebuild.", 100), formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="example:\n  %s new sentiment --kind classification --gold-dir my-gold/ --dir my-competition\n"
+               "  cd my-competition && %s build && %s validate dist/sentiment.zip && %s replay dist/sentiment.zip\n\n"
+               "gold files by kind (the generic metric card, %s, has the details):\n"
+               "  classification  CSV with columns id,label (other columns, such as text, are published)\n"
+               "  multilabel      CSV with columns id,labels (labels joined by |)\n"
+               "  spans           CSV with columns spans,text (and id), spans a list such as [4, 5, 6], or lines\n"
+               "                  <id><TAB>[offsets] (then participants get only the ids)\n"
+               "  ranking         JSON {query id: correct option id} or CSV id,answer, with options.json beside it:\n"
+               "                  {query id: [option ids]}, every query's options, which participants rank\n\n"
+               "exit status: 0 the task was written; 2 nothing was written (a bad argument, or a gold that would "
+               "not build)" % (command, command, command, command, resources.GENERIC / "README.md"))
+    parser.add_argument("name", help="the task's name, e.g. sentiment (names its folders and dist/NAME.zip)")
+    parser.add_argument("--kind", required=True, choices=generic_kits.KINDS,
+                        help="classification (id,label CSV), multilabel (id,labels CSV), spans (character "
+                             "offsets), ranking (multiple choice)")
+    parser.add_argument("--gold-dir", help="your gold: dev/ and test/ folders, or one file split by id into "
+                                           "development (about 20%%) and test (default: synthetic sample data)")
+    parser.add_argument("--dir", help="the competition folder to write into, created if need be (default: %s)"
+                        % ("the current folder" if default_folder is None else default_folder))
+    parser.add_argument("--title", help="the competition's title (default: from the name)")
+    parser.add_argument("--keys", help="score keys, comma-separated, the first ranking (default: %s)" % "; ".join(
+        "%s: %s" % (k, ",".join(v)) for k, v in sorted(new_task.DEFAULT_KEYS.items())))
+    args = parser.parse_args(argv)
+    keys = [k.strip() for k in args.keys.split(",") if k.strip()] if args.keys else None
+    folder = Path(args.dir if args.dir else default_folder if default_folder is not None else ".").resolve()
+    notes = []
+    try:
+        written = new_task.create(args.name, args.kind, args.gold_dir, args.title, keys, root=folder,
+                                  command=command, notes=notes)
+    except new_task.NewTaskError as exc:
+        print("new: %s" % exc, file=sys.stderr)
+        return 2
+    except OSError as exc:  # a gold file or folder the system will not let us read, a folder we cannot write
+        print("new: %s: %s" % (exc.filename or args.gold_dir, exc.strerror or exc), file=sys.stderr)
+        return 2
+    for path in written:
+        print("wrote %s" % new_task.shown_path(path))
+    for note in notes:
+        print("note: %s" % note)
+    if default_folder is not None and folder == Path(default_folder).resolve():  # this repository's own tasks
+        print("next: %s --task %s && %s validate dist/%s.zip && %s replay dist/%s.zip" % (
+            command, args.name, command, args.name, command, args.name))
+    elif folder == Path.cwd():
+        print("next: %s build && %s validate dist/%s.zip && %s replay dist/%s.zip" % (
+            command, command, args.name, command, args.name))
+    else:  # named, not cd'd into: 'python3 build_bundle.py build' alone builds this repository's folder
+        bundle = new_task.shown_path(folder / "dist" / ("%s.zip" % args.name))
+        print("next: %s build %s && %s validate %s && %s replay %s" % (
+            command, new_task.shown_path(folder), command, bundle, command, bundle))
+    return 0
+
+
+def build_main(argv, how):
+    """``build``; ``how.folder`` is the competition folder used when none is given (None: the current folder)."""
+    command, folder = how.command, how.folder
     parser = argparse.ArgumentParser(
-        prog="%s build" % COMMAND, formatter_class=argparse.RawDescriptionHelpFormatter,
+        prog="%s build" % command, formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Build the Codabench and CodaLab v1.5 bundles of the tasks of a competition folder (its "
                     "bundles/, scoring_programs/ and reference_data/) into its dist/.",
         epilog="example:\n  %s build                          # every task of the current folder\n"
                "  %s build my-competition --task sentiment --reference test=final-gold/\n\n%s"
-               % (COMMAND, COMMAND, EXIT_STATUSES))
+               % (command, command, EXIT_STATUSES))
     parser.add_argument("folder", nargs="?", default=None if folder is None else str(folder),
                         help="the competition folder (default: %s)" % ("the current folder" if folder is None
                                                                         else folder))
@@ -99,91 +177,58 @@ def build_main(argv, folder=None):
     have = taskdef.task_names(bundles)
     if not have:
         parser.error("%s holds no task (no bundles/<task>/task.yaml): start one with '%s new NAME --kind KIND'"
-                     % (root, COMMAND))
+                     % (root, command))
     names = args.task or have
     unknown = sorted(set(names) - set(have))
     if unknown:
         parser.error("no task definition for %s in %s (have: %s)" % (", ".join(unknown), root, ", ".join(have)))
     overrides = _parse_references(args.reference, names)
     dist = Path(args.dist) if args.dist else root / "dist"
-    failures = unreadable = 0
+    outcomes = []
     for name in names:
-        try:
-            task = taskdef.load_task(name, overrides.get(name), bundles_dir=bundles)
-            unused = sorted(set(overrides.get(name, {})) - set(task.splits))
-            if unused:
-                raise taskdef.TaskDefinitionError("--reference names splits no phase of %s uses: %s (splits: %s)"
-                                                  % (name, ", ".join(unused), ", ".join(task.splits)))
-            built = build.build_task(task, dist)
-        except (taskdef.TaskDefinitionError, build.BuildError, OSError) as exc:
-            # an input that cannot be read at all (task.yaml that is not YAML, a file the system refuses): exit 2
-            unreadable += isinstance(exc, (taskdef.UnreadableTaskFile, OSError))
-            _not_built(name, dist, str(exc), "the previous ")
-            failures += 1
-            continue
-        print("built %s (Codabench) and %s (CodaLab v1.5)" % (new_task.shown_path(built.codabench),
-                                                               new_task.shown_path(built.codalab)))
-        _print_schedules(task, built)
-        if not args.no_check and _check_samples(task, built):
-            # a bundle whose own sample fails is not finished: leave nothing that looks it
-            _not_built(name, dist, "a starting kit's sample submission fails (above)", "")
-            failures += 1
+        outcome = build.build(name, dist, bundles, overrides.get(name), check=not args.no_check)
+        _print_outcome(outcome)
+        outcomes.append(outcome)
+    failures = sum(1 for outcome in outcomes if not outcome.ok)
     if len(names) > 1:
         print("%d built, %d failed" % (len(names) - failures, failures))
-    return 2 if unreadable else 1 if failures else 0
-
-
-def _not_built(name, dist, why, previous):
-    """Say that the task was not built, removing its bundles in dist/ (``previous``: they predate this build), so
-    that no zip of an older build is taken for this one's (and published)."""
-    removed = build.remove_bundles(name, dist)
-    if removed:
-        why += "; %s%s removed%s" % (previous, " and ".join(new_task.shown_path(p) for p in removed),
-                                     " (built from older files)" if previous else "")
-    print("%s: not built: %s" % (name, why), file=sys.stderr)
+    return 2 if any(outcome.unreadable for outcome in outcomes) else 1 if failures else 0
 
 
 def _when(value):
     return value.strftime("%Y-%m-%d %H:%M:%S") if value else "no end"
 
 
-def _print_schedules(task, built):
-    """The phase dates Codabench stores from each bundle: the v2 one is task.yaml's (the build checks it)."""
-    for label, path, version in (("Codabench stores", built.codabench, "2"),
-                                 ("from the v1.5 bundle, Codabench's v1 import stores", built.codalab, "1")):
-        with zipfile.ZipFile(str(path)) as archive:
-            schedule = build.stored_schedule(archive.read("competition.yaml").decode("utf-8"), version)
-        print("  %s: %s" % (label, "; ".join("%s %s to %s" % (name, _when(start), _when(end))
-                                              for name, start, end in schedule)))
-    explicit = [p.label for p in task.phases if p.explicit_end]
-    if explicit:
-        print("  note: the v1.5 bundle cannot end %s before the next phase starts (v1.5 phases have no end)"
-              % ", ".join(explicit))
-
-
-def _check_samples(task, built):
-    """Replay the sample submission of the first phase of each split, on Codabench's bundle and worker and on
-    CodaLab's; returns the number of failures."""
-    failures = 0
-    checked = set()
-    for phase in task.phases:
-        if phase.split in checked:
+def _print_outcome(outcome):
+    """What ``build`` says of one task: the bundles, the dates Codabench stores from each, the samples replayed,
+    and why it was not built (with the zips removed from dist/ so that none is taken for this build's)."""
+    if outcome.built:
+        print("built %s (Codabench) and %s (CodaLab v1.5)" % (new_task.shown_path(outcome.built.codabench),
+                                                               new_task.shown_path(outcome.built.codalab)))
+        for what, schedule in outcome.schedules:
+            print("  %s: %s" % (what, "; ".join("%s %s to %s" % (name, _when(start), _when(end))
+                                                 for name, start, end in schedule)))
+        explicit = [p.label for p in outcome.task.phases if p.explicit_end]
+        if explicit:
+            print("  note: the v1.5 bundle cannot end %s before the next phase starts (v1.5 phases have no end)"
+                  % ", ".join(explicit))
+    for run in outcome.samples:
+        if run.error is not None:
+            print("  phase %d (%s): no sample submission replayed: %s" % (run.phase, run.label, run.error))
             continue
-        checked.add(phase.split)
-        for platform in ("codabench", "codalab"):
-            try:
-                report = replay.replay(getattr(built, platform), None, phase.number, platform=platform)
-            except replay.ReplayError as exc:
-                print("  phase %d (%s): no sample submission replayed: %s" % (phase.number, phase.label, exc))
-                break
-            scores = ", ".join("%s=%.4f" % kv for kv in report["scores"].items())
-            print("  phase %d (%s), sample submission on %s: %s %s" % (
-                phase.number, phase.label, replay.WORKERS[platform].label, report["status"],
-                scores or report["reason"] or ""))
-            if report["status"] != "Finished":
-                failures += 1
-                sys.stderr.write(report["stderr"])
-    return failures
+        scores = ", ".join("%s=%.4f" % kv for kv in run.scores.items())
+        print("  phase %d (%s), sample submission on %s: %s %s" % (run.phase, run.label, run.platform, run.status,
+                                                                  scores or run.reason or ""))
+        if run.failed:
+            sys.stderr.write(run.stderr)
+    if outcome.ok:
+        return
+    why = outcome.error or "a starting kit's sample submission fails (above)"
+    previous = "the previous " if outcome.older else ""
+    if outcome.removed:
+        why += "; %s%s removed%s" % (previous, " and ".join(new_task.shown_path(p) for p in outcome.removed),
+                                     " (built from older files)" if previous else "")
+    print("%s: not built: %s" % (outcome.name, why), file=sys.stderr)
 
 
 def _add_limit_options(parser):
@@ -220,12 +265,13 @@ def _executor(parser, args):
     return replay.DockerExecutor(args.image, args.network) if args.docker else None
 
 
-def replay_main(argv):
+def replay_main(argv, how):
+    command = how.command
     parser = argparse.ArgumentParser(
-        prog="%s replay" % COMMAND, formatter_class=argparse.RawDescriptionHelpFormatter,
+        prog="%s replay" % command, formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Replay a bundle's scoring step as the platform's worker would.",
         epilog="example:\n  %s replay dist/sentiment.zip my-run.zip --phase 2 --docker\n\n%s"
-               % (COMMAND, EXIT_STATUSES))
+               % (command, EXIT_STATUSES))
     parser.add_argument("bundle", help="a competition bundle zip (e.g. dist/toxic-spans.zip)")
     parser.add_argument("submission", nargs="?", help="a submission zip (default: the starting kit's sample)")
     parser.add_argument("--phase", type=int, help="phase number (default: the first phase)")
@@ -255,11 +301,12 @@ def replay_main(argv):
     return 0 if report["status"] == "Finished" else 1
 
 
-def validate_main(argv):
+def validate_main(argv, how):
+    command = how.command
     parser = argparse.ArgumentParser(
-        prog="%s validate" % COMMAND, formatter_class=argparse.RawDescriptionHelpFormatter,
+        prog="%s validate" % command, formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Check a competition bundle before uploading it.",
-        epilog="example:\n  %s validate dist/*.zip --quiet\n\n%s" % (COMMAND, EXIT_STATUSES))
+        epilog="example:\n  %s validate dist/*.zip --quiet\n\n%s" % (command, EXIT_STATUSES))
     parser.add_argument("bundle", nargs="+", help="competition bundle zip(s), ours or anyone's")
     parser.add_argument("--platform", choices=("codalab", "codabench", "both"),
                         help="where it will be uploaded (default: codabench; both: also self-hosted CodaLab v1.5)")
@@ -317,13 +364,14 @@ def _unreadable(path):
     return None
 
 
-def migrate_main(argv):
-    parser = argparse.ArgumentParser(prog="%s migrate" % COMMAND,
+def migrate_main(argv, how):
+    command = how.command
+    parser = argparse.ArgumentParser(prog="%s migrate" % command,
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      description="Turn CodaLab v1.5 bundles or dumps into Codabench bundles, and "
                                      "report every change, loss and manual step left.",
                                      epilog="example:\n  %s migrate old.zip --wrap-scores --docker\n  %s migrate "
-                                     "old1.zip old2.zip --out migrated/\n\n" % (COMMAND, COMMAND) +
+                                     "old1.zip old2.zip --out migrated/\n\n" % (command, command) +
                                      "Exit status: 0 ready to upload and score; 1 the organizer must do "
                                      "something first (the report's manual steps); 2 an input cannot be migrated. "
                                      "With several bundles, the highest of these.")
@@ -360,19 +408,19 @@ def migrate_main(argv):
         except (migrate.MigrationError, OSError) as exc:
             print("migrate: %s" % exc, file=sys.stderr)
             return 2
-        print(json.dumps(report.as_dict(), sort_keys=True) if args.json else migrate.format_report(report, COMMAND))
+        print(json.dumps(report.as_dict(), sort_keys=True) if args.json else migrate.format_report(report, command))
         return report.exit_status
-    return _migrate_into(args, options)
+    return _migrate_into(args, options, command)
 
 
-def _migrate_into(args, options):
+def _migrate_into(args, options, command):
     done = migrate.migrate_many(args.bundle, args.out, **options)
     before = dict((source, migrate.original_imports(source) if report else None)
                   for source, _, report, _ in done)
     for source, target, report, error in done:
         stem = target[:-len(".zip")]
         with open(stem + ".report.txt", "w", encoding="utf-8") as handle:
-            text = migrate.format_report(report, COMMAND) if report else "migrate %s: %s" % (source, error)
+            text = migrate.format_report(report, command) if report else "migrate %s: %s" % (source, error)
             handle.write(text + "\n")
         with open(stem + ".report.json", "w", encoding="utf-8") as handle:
             json.dump(report.as_dict() if report else {"source": source, "error": error, "exit_status": 2}, handle,
@@ -391,14 +439,15 @@ def _migrate_into(args, options):
     return max(row["exit_status"] for row in rows)
 
 
-def rescore_main(argv):
-    parser = argparse.ArgumentParser(prog="%s rescore" % COMMAND,
+def rescore_main(argv, how):
+    command = how.command
+    parser = argparse.ArgumentParser(prog="%s rescore" % command,
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      description="Score past submissions through a bundle's program as the Codabench "
                                      "worker would, and write the leaderboard (CSV and HTML).",
                                      epilog="examples:\n  %s rescore migrated.zip past-runs/ --phase 3 -o board.csv"
                                      "\n  %s rescore dist/my-task.zip runs/ --phase 2 --ci --samples 2000"
-                                     "\n\n%s" % (COMMAND, COMMAND, EXIT_STATUSES))
+                                     "\n\n%s" % (command, command, EXIT_STATUSES))
     parser.add_argument("bundle", help="the competition bundle (e.g. the migrated one)")
     parser.add_argument("submissions", nargs="+", metavar="SUBMISSION",
                         help="submission zips, folders of zips, or a folder that is one unzipped submission")
@@ -461,14 +510,15 @@ def _progress(text):
     print(text, file=sys.stderr, flush=True)
 
 
-def publish_main(argv):
+def publish_main(argv, how):
+    command = how.command
     parser = argparse.ArgumentParser(
-        prog="%s publish" % COMMAND, formatter_class=argparse.RawDescriptionHelpFormatter,
+        prog="%s publish" % command, formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Upload a bundle to a Codabench site through its API, wait until the competition exists, and "
                     "check that the phases the site stored are the bundle's. The API token is read from $%s or %s "
                     "and never printed." % (codabench_api.TOKEN_VARIABLE, codabench_api.CONFIG),
         epilog="example:\n  CODABENCH_TOKEN=... %s publish dist/sentiment.zip --server https://www.codabench.org\n\n%s"
-               % (COMMAND, EXIT_STATUSES))
+               % (command, EXIT_STATUSES))
     parser.add_argument("bundle", help="the Codabench bundle (e.g. dist/sentiment.zip)")
     parser.add_argument("--update", type=int, metavar="ID", help="compare with the live competition ID instead of "
                         "making a new one (a re-upload makes a new competition), and show what differs")
@@ -513,14 +563,15 @@ def _update(parser, args):
     return 1 if refused or (found and not args.apply) else 0
 
 
-def submit_main(argv):
+def submit_main(argv, how):
+    command = how.command
     parser = argparse.ArgumentParser(
-        prog="%s submit" % COMMAND, formatter_class=argparse.RawDescriptionHelpFormatter,
+        prog="%s submit" % command, formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Submit a zip to a phase of a live Codabench competition (as a robot submission), wait for the "
                     "site's compute worker, and print the status, the scores and the leaderboard row; with "
                     "--expect-replay, also replay it locally and fail on any difference.",
         epilog="example:\n  %s submit sample_submission.zip --competition 42 --phase 1 --expect-replay "
-               "dist/sentiment.zip\n\n%s" % (COMMAND, EXIT_STATUSES))
+               "dist/sentiment.zip\n\n%s" % (command, EXIT_STATUSES))
     parser.add_argument("submission", help="the submission zip")
     parser.add_argument("--competition", type=int, required=True, help="the competition's id (publish prints it)")
     parser.add_argument("--phase", type=int, default=1, help="the phase's number, 1 for the first (default: 1)")
@@ -570,9 +621,10 @@ def _program_options(argv):
     return own, passed
 
 
-def score_main(argv, folder=None):
+def score_main(argv, how):
+    command, folder = how.command, how.folder
     parser = argparse.ArgumentParser(
-        prog="%s score" % COMMAND, formatter_class=argparse.RawDescriptionHelpFormatter,
+        prog="%s score" % command, formatter_class=argparse.RawDescriptionHelpFormatter,
         usage="%(prog)s TASK GOLD PRED [--dir FOLDER] [--phase N] [evaluate.py's options]",
         description="Score a submission against a gold file with a task's scoring program, as participants run it "
                     "(evaluate.py --gold GOLD --pred PRED): the same checks, messages and scores as the platform, "
@@ -582,7 +634,7 @@ def score_main(argv, folder=None):
                "examples:\n  %s score toxic-spans gold.txt spans-pred.txt --per-item wrong\n"
                "  %s score dist/sentiment.zip --phase 2 gold.csv run1.csv --ci --compare run2.csv\n\n"
                "exit status: 0 scored; 1 the submission or the gold cannot be scored; 2 the command could not run "
-               "(also: GOLD and PRED look swapped, by their columns and names)" % (COMMAND, COMMAND))
+               "(also: GOLD and PRED look swapped, by their columns and names)" % (command, command))
     parser.add_argument("task", metavar="TASK", help="a task of the competition folder, or a built bundle (.zip)")
     parser.add_argument("gold", metavar="GOLD", help="the gold: a file, a folder or a reference zip")
     parser.add_argument("pred", metavar="PRED", help="the submission: a file, a folder or a submission zip")
@@ -610,16 +662,16 @@ COMMANDS = (("new", "start a task of your own in a competition folder (a generic
             ("submit", "submit to a live competition's phase, wait for its score, compare with the replay"))
 
 
-def _top_parser():
+def _top_parser(command):
     parser = argparse.ArgumentParser(
-        prog=COMMAND, formatter_class=argparse.RawDescriptionHelpFormatter,
+        prog=command, formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Competition bundles for Codabench (and CodaLab v1.5): start, build, validate, replay, migrate "
                     "and rescore.",
         epilog="commands (each with --help and an example):\n%s\n\nexample:\n  %s new sentiment --kind "
                "classification --gold-dir my-gold/\n  %s build && %s validate dist/sentiment.zip && %s replay "
                "dist/sentiment.zip\n\n%s" % (
-                   "\n".join("  %-9s %s" % c for c in COMMANDS), COMMAND, COMMAND, COMMAND, COMMAND, EXIT_STATUSES))
-    parser.add_argument("--version", action="version", version="%s %s" % (COMMAND.split()[-1], __version__))
+                   "\n".join("  %-9s %s" % c for c in COMMANDS), command, command, command, command, EXIT_STATUSES))
+    parser.add_argument("--version", action="version", version="%s %s" % (command.split()[-1], __version__))
     return parser
 
 
@@ -627,19 +679,18 @@ def _top_parser():
 
 def main(argv=None, command="codalab-bundles", folder=None, default_command=None):
     """Run a command. ``command`` is how the user called the tool (for help and messages); ``folder`` the
-    competition folder that ``new`` and ``build`` use unless told another (None: the current folder);
+    competition folder that ``new``, ``build`` and ``score`` use unless told another (None: the current folder);
     ``default_command`` what runs when no command is given (None: print the help)."""
-    global COMMAND
-    COMMAND = command
+    how = Invocation(command, folder)
     argv = sys.argv[1:] if argv is None else list(argv)
-    mains = {"new": lambda a: new_task.new_main(a, command, folder), "build": lambda a: build_main(a, folder),
-             "validate": validate_main, "replay": replay_main, "migrate": migrate_main, "rescore": rescore_main,
-             "publish": publish_main, "submit": submit_main, "score": lambda a: score_main(a, folder)}
+    mains = {"new": new_main, "build": build_main, "validate": validate_main, "replay": replay_main,
+             "migrate": migrate_main, "rescore": rescore_main, "publish": publish_main, "submit": submit_main,
+             "score": score_main}
     if argv and argv[0] in mains:
-        return mains[argv[0]](argv[1:])
+        return mains[argv[0]](argv[1:], how)
     if default_command and (not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):
-        return mains[default_command](argv)
-    parser = _top_parser()
+        return mains[default_command](argv, how)
+    parser = _top_parser(how.command)
     if not argv:
         parser.print_help()
         return 0

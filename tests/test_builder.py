@@ -262,3 +262,46 @@ def test_every_entry_runs_the_same_command_line(tmp_path):
     for argv in ([sys.executable, str(ROOT / "build_bundle.py")], [sys.executable, "-m", "codalab_bundles"]):
         proc = subprocess.run(argv + ["validate", "--help"], capture_output=True, text=True, cwd=str(ROOT))
         assert proc.returncode == 0 and "--platform" in proc.stdout, proc.stderr
+
+
+def _toy_references(root):
+    return {"dev": str(root / "gold" / "dev"), "test": str(root / "gold" / "test")}
+
+
+def test_build_checks_the_samples_as_the_command_does(tmp_path):
+    """build.build is the whole build, for any caller: both zips, the dates Codabench stores, each split's sample
+    replayed on both workers (dev: answers a a a against a b a; test: a a a a against b b a a). CodaLab reads
+    scores.txt (15 significant digits), Codabench scores.json."""
+    make_toy(tmp_path)
+    outcome = build.build("toy", tmp_path / "dist", tmp_path / "bundles", _toy_references(tmp_path))
+    assert outcome.ok and outcome.error is None and outcome.removed == []
+    assert outcome.built.codabench.is_file() and outcome.built.codalab.is_file()
+    assert [(r.phase, r.platform, r.status, r.scores) for r in outcome.samples] == [
+        (1, "Codabench", "Finished", {"accuracy": 2 / 3, "hits": 2}),
+        (1, "CodaLab v1.5", "Finished", {"accuracy": 0.666666666666667, "hits": 2}),
+        (2, "Codabench", "Finished", {"accuracy": 0.5, "hits": 2}),
+        (2, "CodaLab v1.5", "Finished", {"accuracy": 0.5, "hits": 2})]
+    assert [what for what, _ in outcome.schedules] == [
+        "Codabench stores", "from the v1.5 bundle, Codabench's v1 import stores"]
+    assert [name for name, _, _ in outcome.schedules[0][1]] == ["Development", "Test"]
+
+
+def test_build_removes_the_zips_when_a_sample_fails_or_the_task_cannot_be_read(tmp_path):
+    make_toy(tmp_path)
+    references = _toy_references(tmp_path)
+    (tmp_path / "gold" / "dev" / "gold.txt").write_text("\n")  # no item: the toy program divides by zero
+    outcome = build.build("toy", tmp_path / "dist", tmp_path / "bundles", references)
+    assert not outcome.ok and outcome.error is None and not outcome.older
+    assert [(r.phase, r.status) for r in outcome.samples][:1] == [(1, "Failed")]
+    assert outcome.samples[0].failed and "ZeroDivisionError" in outcome.samples[0].stderr
+    assert sorted(p.name for p in outcome.removed) == ["toy-v1.5.zip", "toy.zip"]
+    assert list((tmp_path / "dist").iterdir()) == []
+    # zips of an earlier build stay only while the task builds: a task.yaml that is no longer YAML removes them
+    (tmp_path / "gold" / "dev" / "gold.txt").write_text("a b a\n")
+    assert build.build("toy", tmp_path / "dist", tmp_path / "bundles", references, check=False).ok
+    (tmp_path / "bundles" / "toy" / "task.yaml").write_text("title: [unclosed\n")
+    outcome = build.build("toy", tmp_path / "dist", tmp_path / "bundles", references)
+    assert outcome.unreadable and outcome.older and outcome.built is None and outcome.samples == []
+    assert "not valid YAML" in outcome.error
+    assert sorted(p.name for p in outcome.removed) == ["toy-v1.5.zip", "toy.zip"]
+    assert list((tmp_path / "dist").iterdir()) == []

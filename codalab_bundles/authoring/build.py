@@ -1,4 +1,13 @@
-"""Building dist/<task>.zip: task definition -> derived files -> rendered YAML -> deterministic zips."""
+"""Building dist/<task>.zip: task definition -> derived files -> rendered YAML -> deterministic zips, then each
+split's sample submission replayed as a check.
+
+``build`` is the whole build of one task, as the ``build`` command runs it: load task.yaml, write both bundles, read
+back the phase dates Codabench stores from each, replay the samples, and remove the task's zips from dist/ when any
+of it fails (so no zip of an older build, or of one whose own sample fails, is taken for current and published).
+``build_task`` is only the writing of the two zips, for callers that check nothing else (tests, ``new``'s trial).
+"""
+from __future__ import annotations
+
 import collections
 import concurrent.futures
 import json
@@ -6,14 +15,17 @@ import os
 import re
 import tempfile
 import types
+import zipfile
 import zlib
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Optional
 
 import jinja2
 import yaml
 
-from .. import loading, resources
-from . import render
+from .. import loading, replay, resources
+from . import render, taskdef
 from ..platforms import codabench_model
 from ..zips import pack
 from .taskdef import ROOT
@@ -223,7 +235,7 @@ def remove_bundles(name, dist):
     return removed
 
 
-def build_task(task, dist):
+def build_task(task: taskdef.Task, dist) -> Built:
     """Write dist/<task>.zip (Codabench, version 2) and dist/<task>-v1.5.zip (CodaLab v1.5); returns their paths
     as Built(codabench, codalab)."""
     check_columns_scored(task)
@@ -244,3 +256,99 @@ def build_task(task, dist):
 
 
 DIST = ROOT / "dist"  # this repository's; a competition folder's bundles go to its own dist/
+STORED_FROM = (("Codabench stores", "codabench", "2"), ("from the v1.5 bundle, Codabench's v1 import stores", "codalab", "1"))
+
+
+@dataclass
+class SampleRun:
+    """One starting-kit sample replayed on one platform's bundle and worker (error: why none was replayed)."""
+    phase: int
+    label: str
+    platform: str
+    status: Optional[str] = None
+    scores: dict = field(default_factory=dict)
+    reason: str = ""
+    stderr: str = ""
+    error: Optional[str] = None
+
+    @property
+    def failed(self) -> bool:
+        return self.error is None and self.status != "Finished"
+
+
+@dataclass
+class Outcome:
+    """What building one task gave: the bundles written (None when not built; see ``removed``), the phase
+    dates Codabench stores from each (``schedules``: [(what, [(phase, start, end)])]), the sample replays, why it
+    failed (``error``, None for a failing sample: ``samples`` say), whether an input could not be read at all
+    (``unreadable``), and the task's zips removed from dist/ because of the failure (``removed``; ``older``: they
+    were left by an earlier build, not written by this one)."""
+    name: str
+    task: Optional[taskdef.Task] = None
+    built: Optional[Built] = None
+    schedules: list = field(default_factory=list)
+    samples: list = field(default_factory=list)
+    error: Optional[str] = None
+    unreadable: bool = False
+    removed: list = field(default_factory=list)
+    older: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and not any(run.failed for run in self.samples)
+
+
+def stored_schedules(built: Built) -> list:
+    """[(what, [(phase, start, end)])]: the dates Codabench stores from each bundle (the v2 one is task.yaml's:
+    build_task checks it)."""
+    found = []
+    for what, platform, version in STORED_FROM:
+        with zipfile.ZipFile(str(getattr(built, platform))) as archive:
+            found.append((what, stored_schedule(archive.read("competition.yaml").decode("utf-8"), version)))
+    return found
+
+
+def check_samples(task: taskdef.Task, built: Built) -> list:
+    """Replay the sample submission of the first phase of each split, on Codabench's bundle and worker and then on
+    CodaLab's: [SampleRun]. A phase without a sample is said once (its CodaLab replay is not tried)."""
+    runs = []
+    checked = set()
+    for phase in task.phases:
+        if phase.split in checked:
+            continue
+        checked.add(phase.split)
+        for platform in ("codabench", "codalab"):
+            label = replay.WORKERS[platform].label
+            try:
+                report = replay.replay(getattr(built, platform), None, phase.number, platform=platform)
+            except replay.ReplayError as exc:
+                runs.append(SampleRun(phase.number, phase.label, label, error=str(exc)))
+                break
+            runs.append(SampleRun(phase.number, phase.label, label, report["status"], report["scores"],
+                                  report["reason"] or "", report["stderr"]))
+    return runs
+
+
+def build(name: str, dist, bundles_dir=taskdef.BUNDLES, references: Optional[dict] = None,
+          check: bool = True) -> Outcome:
+    """Build task ``name`` of ``bundles_dir`` into ``dist`` (``references``: {split: gold folder} instead of
+    reference_data/), replay its samples unless ``check`` is false, and remove its zips from ``dist`` if any of it
+    fails. Returns an Outcome; raises nothing for a task that cannot be built."""
+    dist = Path(dist)
+    try:
+        task = taskdef.load_task(name, references, bundles_dir=bundles_dir)
+        unused = sorted(set(references or {}) - set(task.splits))
+        if unused:
+            raise taskdef.TaskDefinitionError("--reference names splits no phase of %s uses: %s (splits: %s)"
+                                              % (name, ", ".join(unused), ", ".join(task.splits)))
+        built = build_task(task, dist)
+    except (taskdef.TaskDefinitionError, BuildError, OSError) as exc:
+        # an input that cannot be read at all (task.yaml that is not YAML, a file the system refuses) is unreadable
+        return Outcome(name, error=str(exc), unreadable=isinstance(exc, (taskdef.UnreadableTaskFile, OSError)),
+                       removed=remove_bundles(name, dist), older=True)
+    outcome = Outcome(name, task, built, stored_schedules(built))
+    if check:
+        outcome.samples = check_samples(task, built)
+        if not outcome.ok:  # a bundle whose own sample fails is not finished: leave nothing that looks it
+            outcome.removed = remove_bundles(name, dist)
+    return outcome
