@@ -12,7 +12,7 @@ from conftest import ROOT
 from toy_task import make_toy
 from codalab_bundles import cli as build_bundle
 
-# Fields of the v1.5 Competition and CompetitionPhase models (codalab-platforms.md 1.2 and 1.4): any other key
+# Fields of the v1.5 Competition and CompetitionPhase models (codalab/codalab-competitions@c7ef5e281af2, codalab/apps/web/models.py L242-300 and its CompetitionPhase): any other key
 # aborts the upload.
 COMPETITION_FIELDS = {
     "title", "description", "image", "has_registration", "start_date", "end_date", "competition_docker_image",

@@ -1,4 +1,7 @@
-"""How each platform reads a scoring program's output (codalab-platforms.md sections 3.1 and 4.5)."""
+"""How each platform reads a scoring program's output: CodaLab v1.5's site parses output/scores.txt
+(codalab/codalab-competitions@c7ef5e281af2, codalab/apps/web/tasks.py L584-611), Codabench's compute worker reads
+output/scores.json, else scores.txt as YAML (codalab/codabench@c7dbc756b07b, compute_worker/compute_worker.py
+L1307-1342)."""
 import json
 import math
 
