@@ -1,9 +1,9 @@
 """Moving a CodaLab v1.5 competition (its bundle, or a dump of it) to Codabench.
 
-``migrate`` writes a version 2 bundle that keeps what the old one meant on CodaLab, where Codabench's own import
-of the unchanged bundle would change it (its v1 unpacker, src/apps/competitions/unpackers/v1.py at
-codalab/codabench@c7dbc756b07b, modelled in platforms/codabench_model.py): every phase but the last ends one second before
-the next starts (not a day before), dates are quoted UTC strings (Codabench keeps only the day of an unquoted
+``migrate`` writes a version 2 bundle that keeps what the old one meant on CodaLab, where Codabench's own import of
+the unchanged bundle would change it (its v1 unpacker, src/apps/competitions/unpackers/v1.py at
+codalab/codabench@c7dbc756b07b, modelled in platforms/codabench_model.py): every phase but the last ends one second
+before the next starts (not a day before), dates are quoted UTC strings (Codabench keeps only the day of an unquoted
 timestamp and drops offsets), CodaLab's defaults are written out (open registration, 999 submissions a day, 300 s),
 the ranking column stays the ranking column. What has no Codabench equivalent gets the closest choice, and is
 reported. The report lists every change, every loss and every manual step left, then the checks of the scoring
