@@ -5,6 +5,8 @@ shared runtime) or a built bundle (its phase's scoring_program.zip, unpacked as 
 program itself does the work (``evaluate.py --gold GOLD --pred PRED ...``, score_files.py), so the figures are
 those of the program participants download, run by this Python.
 """
+from __future__ import annotations
+
 import os
 import subprocess
 import sys
@@ -48,7 +50,7 @@ def _bundle_program(path, phase_number, workdir):
     return target
 
 
-def program_dir(source, workdir, folder=".", phase_number=None):
+def program_dir(source: str, workdir: str, folder: str = ".", phase_number: int | None = None) -> str:
     """The unpacked scoring program of ``source`` (a task name or a bundle zip), checked to score two files;
     ``workdir`` must exist and may hold other things."""
     try:
@@ -65,7 +67,8 @@ def program_dir(source, workdir, folder=".", phase_number=None):
     return program
 
 
-def run(source, gold, pred, options, folder=".", phase_number=None):
+def run(source: str, gold: str, pred: str, options: list[str], folder: str = ".",
+        phase_number: int | None = None) -> int:
     """Run the program on GOLD and PRED with ``options`` (evaluate.py's own); returns its exit status (its output
     goes to this process's stdout and stderr)."""
     workdir = tempfile.mkdtemp(prefix="codalab-bundles-score-")

@@ -12,6 +12,8 @@ c7dbc756b07b) and checked against that code run on real bundles (../shared/tools
   equal to it ("Phases dates conflict"). A phase whose end is before its own start is accepted and never opens.
 Everything here returns naive datetimes in UTC.
 """
+from __future__ import annotations
+
 import datetime
 
 from dateutil import parser as date_parser
@@ -31,7 +33,7 @@ class StoredDate(object):
         self.written, self.stored, self.changes = written, stored, changes
 
 
-def stored_datetime(value):
+def stored_datetime(value: object) -> StoredDate:
     """Codabench's get_datetime: returns a StoredDate (stored None for "no date"); raises ImportRefused."""
     changes = []
     if not value:
@@ -117,7 +119,7 @@ def _label(phase):
     return phase.name if phase.name else phase.index
 
 
-def check_order(phases):
+def check_order(phases: list[StoredPhase]) -> None:
     """base_unpacker._validate_phase_ordering, then the statuses step (which compares every start with now)."""
     for phase in phases:
         if phase.start.stored is None:
@@ -133,7 +135,7 @@ def check_order(phases):
                                 % (_label(second), _label(first)))
 
 
-def check_auto_migration(version, phases):
+def check_auto_migration(version: str, phases: list[StoredPhase]) -> None:
     """CompetitionSerializer.validate_phases: no auto-migration into the first phase, nor with one phase."""
     key = "auto_migrate_to_this_phase" if version == "2" else "auto_migration"
     flags = [bool(phase.source.get(key)) for phase in phases]
@@ -143,7 +145,7 @@ def check_auto_migration(version, phases):
         raise ImportRefused("phases: You cannot auto migrate to the first phase of a competition")
 
 
-def stored_phases(spec, version):
+def stored_phases(spec: dict, version: str) -> list[StoredPhase]:
     """The phases Codabench stores from ``spec`` (version "1" or "2"), in its order; raises ImportRefused."""
     phases = _v2_phases(spec) if version == "2" else _v1_phases(spec)
     check_order(phases)
@@ -151,5 +153,5 @@ def stored_phases(spec, version):
     return phases
 
 
-def format_instant(value):
+def format_instant(value: datetime.datetime | None) -> str:
     return "no end" if value is None else value.strftime("%Y-%m-%d %H:%M:%S UTC")

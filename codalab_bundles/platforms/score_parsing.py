@@ -2,10 +2,13 @@
 (codalab/codalab-competitions@c7ef5e281af2, codalab/apps/web/tasks.py L584-611), Codabench's compute worker reads
 output/scores.json, else scores.txt as YAML (codalab/codabench@c7dbc756b07b, compute_worker/compute_worker.py
 L1307-1342)."""
+from __future__ import annotations
+
 import json
 import math
 
 import yaml
+from typing import Iterable
 
 
 class ParsedScores(object):
@@ -45,7 +48,7 @@ def _finish(parsed, columns):
     return parsed
 
 
-def parse_codalab(text, columns, computed=()):
+def parse_codalab(text: str, columns: list[str], computed: Iterable[str] = ()) -> ParsedScores:
     """CodaLab v1.5: the site reads scores.txt line by line with ``label, value = line.split(":")``.
 
     ``text`` is None when output/scores.txt does not exist. ``columns`` are the leaderboard's column keys.
@@ -88,7 +91,7 @@ def parse_codalab(text, columns, computed=()):
     return _finish(parsed, columns)
 
 
-def parse_codabench(json_text, txt_text, columns):
+def parse_codabench(json_text: str | None, txt_text: str | None, columns: list[str]) -> ParsedScores:
     """Codabench: the worker reads output/scores.json if present, else output/scores.txt as YAML (yaml.Loader),
     and posts what it read; the site stores one score per leaderboard column key, in order.
 

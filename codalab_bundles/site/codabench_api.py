@@ -6,6 +6,8 @@ file, and never appears in a message, a log or a report. Every call names its st
 HTTP status and Codabench's own error text. Only calls that are safe to repeat (reads, and the upload of the same
 bytes to a presigned storage URL) are retried, with backoff.
 """
+from __future__ import annotations
+
 import json
 import os
 import socket
@@ -30,7 +32,7 @@ class ApiError(Exception):
         super(ApiError, self).__init__("%s: %s: %s" % (step, where, text))
 
 
-def read_token(server, config=CONFIG, environ=None):
+def read_token(server: str, config: str = CONFIG, environ: dict | None = None) -> tuple[str, str]:
     """The API token for ``server``: $CODABENCH_TOKEN, else the config file ({"servers": {URL: token}} or
     {"token": token}). Returns (token, where it came from); raises ApiError when there is none."""
     environ = os.environ if environ is None else environ

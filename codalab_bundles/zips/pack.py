@@ -1,8 +1,11 @@
 """Deterministic zip files: the same inputs give the same bytes (fixed times, modes and entry order)."""
+from __future__ import annotations
+
 import io
 import os
 import zipfile
 from pathlib import Path
+from typing import Iterable
 
 # 1980-01-01, the earliest time a zip entry can hold: no build time leaks into the bytes.
 _EPOCH = (1980, 1, 1, 0, 0, 0)
@@ -18,7 +21,7 @@ def _info(name):
     return info
 
 
-def zip_entries(entries):
+def zip_entries(entries: Iterable[tuple[str, bytes]]) -> bytes:
     """Bytes of a zip holding ``entries``: (name, bytes) pairs, written in the given order."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
@@ -27,7 +30,7 @@ def zip_entries(entries):
     return buffer.getvalue()
 
 
-def directory_entries(directory, prefix=""):
+def directory_entries(directory: str | Path, prefix: str = "") -> list[tuple[str, bytes]]:
     """(name, bytes) for every file under ``directory``, sorted by name, skipping caches."""
     directory = Path(directory)
     found = []
@@ -41,5 +44,5 @@ def directory_entries(directory, prefix=""):
     return sorted(found)
 
 
-def zip_directory(directory, prefix=""):
+def zip_directory(directory: str | Path, prefix: str = "") -> bytes:
     return zip_entries(directory_entries(directory, prefix))
