@@ -210,7 +210,7 @@ def _run_wrapper(folder, program_text):
     program.mkdir(parents=True)
     output.mkdir()
     (program / "old.py").write_text(program_text)
-    wrapper = str(ROOT / "codalab_bundles" / "legacy_scores_wrapper.py")
+    wrapper = str(ROOT / "codalab_bundles" / "migrate" / "legacy_scores_wrapper.py")
     proc = subprocess.run([sys.executable, wrapper, str(output), "--", sys.executable, str(program / "old.py"),
                            str(output)], capture_output=True, text=True)
     return proc, output
@@ -270,5 +270,5 @@ def test_cli_report_and_errors(old_bundle, tmp_path):
 def test_wrapper_targets_python36():
     """It runs in codalab/codalab-legacy:py37 and older images."""
     from test_python36_compat import vermin
-    run = vermin(ROOT / "codalab_bundles" / "legacy_scores_wrapper.py")
+    run = vermin(ROOT / "codalab_bundles" / "migrate" / "legacy_scores_wrapper.py")
     assert run.returncode == 0, run.stdout + run.stderr
