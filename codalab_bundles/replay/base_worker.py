@@ -9,14 +9,13 @@ the commands is the executor's business (executors.py); the order of it all is r
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import yaml
 
-if TYPE_CHECKING:
-    from ..platforms.score_parsing import ParsedScores
-    from ..zips import safe_zip
-    from .bundle import Bundle, PhaseInfo
+from ..platforms.score_parsing import ParsedScores
+from ..zips import safe_zip
+from .bundle import Bundle, PhaseInfo
 
 
 class Run(object):

@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Dict, Optional, Union
+from typing import Any, Dict, Optional, Union
 
-if TYPE_CHECKING:
-    from .base_worker import Worker
-    from .bundle import PhaseInfo
-    from .executors import Executor
+from .base_worker import Worker
+from .bundle import PhaseInfo
+from .executors import Executor
 
 Report = Dict[str, Any]  # the keys are new_report's
 
