@@ -19,7 +19,7 @@ imports only those above it in this list):
 - run.py: ``replay`` itself and ``WORKERS``, the worker each platform name picks.
 
 Section numbers ("platform notes 2.4") refer to the project's notes on how both platforms read bundles and run
-scoring programs, kept outside this repository; each module names the platform source it follows.
+scoring programs, kept outside this repository; the modules that model a platform name its source at a commit.
 """
 from .base_worker import Run, Worker
 from .bundle import (CODABENCH_TIME_LIMIT, DEFAULT_IMAGE, DEFAULT_TIME_LIMIT, Bundle, PhaseInfo, ReplayError,
