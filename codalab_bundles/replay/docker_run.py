@@ -1,10 +1,15 @@
 """Run a scoring command in a Docker container the way the platforms' compute workers do.
 
-Pure argv builders for the CodaLab v1.5 worker (spec 2.4) and the Codabench worker (spec 4.4), the v1.5 image name
-sanitiser, and ``run_container``, which applies the phase's time limit as the v1.5 worker does. We drive the Docker
-CLI rather than the ``docker`` Python package: the CLI is what the v1.5 worker runs (so the argv can be shown and
-pasted as is), it adds no dependency, and its messages (missing image, daemon down) are the ones the worker's
-stderr.txt shows participants.
+Pure argv builders for the CodaLab v1.5 worker (platform notes 2.4) and the Codabench worker (platform notes 4.4),
+the v1.5 image name sanitiser, and ``run_container``, which applies the phase's time limit as the v1.5 worker does.
+We drive the Docker CLI rather than the ``docker`` Python package: the CLI is what the v1.5 worker runs (so the
+argv can be shown and pasted as is), it adds no dependency, and its messages (missing image, daemon down) are the
+ones the worker's stderr.txt shows participants.
+
+The sources: codalab/competitions-v1-compute-worker worker.py @ 045340126fbf (its ``docker run``, L495-536;
+``docker_image_clean``, L64-71; the memory limit, L510) and codalab/codabench @ c7dbc756b07b,
+compute_worker/compute_worker.py (``_run_program_directory``: the mounts, the dropped capabilities, the user
+namespace, the working directory).
 """
 import os
 import re
@@ -12,10 +17,10 @@ import subprocess
 import time
 import uuid
 
-TIME_LIMIT_MESSAGE = "Execution time limit exceeded!"  # appended to stderr.txt by the v1.5 worker (spec 2.6)
+TIME_LIMIT_MESSAGE = "Execution time limit exceeded!"  # appended to stderr.txt by the v1.5 worker (platform notes 2.6)
 TIMEOUT_EXIT_CODE = -1  # the exit code the v1.5 worker records for a timed-out step
 
-# The capabilities Codabench drops: Docker's 14 default ones, so the program keeps none (spec 4.4).
+# The capabilities Codabench drops: Docker's 14 default ones, so the program keeps none (platform notes 4.4).
 CODABENCH_CAP_DROP = ("AUDIT_WRITE", "CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "KILL", "MKNOD",
                       "NET_BIND_SERVICE", "NET_RAW", "SETFCAP", "SETGID", "SETPCAP", "SETUID", "SYS_CHROOT")
 CODABENCH_MOUNTS = (("program", "/app/program"), ("output", "/app/output"))
@@ -26,7 +31,7 @@ _NOT_IN_IMAGE_NAME = re.compile(r"[^0-9a-zA-Z/.:-]")
 
 def sanitize_image_name(name):
     """The v1.5 worker's cleaning of the image name: first space-separated token, minus every character outside
-    [0-9a-zA-Z/.:-]. Underscores and '@' go too, so 'org/my_image' is pulled as 'org/myimage' (spec 2.4)."""
+    [0-9a-zA-Z/.:-]. Underscores and '@' go too, so 'org/my_image' is pulled as 'org/myimage' (platform notes 2.4)."""
     return _NOT_IN_IMAGE_NAME.sub("", (name or "").split(" ")[0])
 
 
@@ -35,8 +40,8 @@ def _name(name):
 
 
 def codalab_docker_argv(run, shared, image, tokens, time_limit, memory_mb, network=False, name=None):
-    """The v1.5 worker's ``docker run`` (spec 2.4): <run> and <shared> mounted at the same absolute paths, working
-    directory <run>, no-new-privileges, a memory limit, unbuffered Python, the image's default user (root).
+    """The v1.5 worker's ``docker run`` (platform notes 2.4): <run> and <shared> mounted at the same absolute paths,
+    working directory <run>, no-new-privileges, a memory limit, unbuffered Python, the image's default user (root).
 
     Unlike the real worker, the network is off unless ``network`` is true: a replay should not depend on, or
     reach, the outside world. ``time_limit`` also becomes --stop-timeout, as the worker passes it (the limit
@@ -55,8 +60,8 @@ def codalab_docker_argv(run, shared, image, tokens, time_limit, memory_mb, netwo
 
 
 def codabench_docker_argv(root, image, tokens, scoring=True, network=False, name=None):
-    """The Codabench worker's container (spec 4.4): <root>/{program,output} at /app/{program,output}, and for
-    scoring <root>/{input,shared} at /app/{input,shared}; working directory /app/program; no-new-privileges,
+    """The Codabench worker's container (platform notes 4.4): <root>/{program,output} at /app/{program,output}, and
+    for scoring <root>/{input,shared} at /app/{input,shared}; working directory /app/program; no-new-privileges,
     all default capabilities dropped, the host's user namespace; no memory limit.
 
     The network is off unless ``network`` is true (Codabench leaves it on unless the worker is configured with
@@ -75,7 +80,7 @@ def codabench_docker_argv(root, image, tokens, scoring=True, network=False, name
 
 
 def worker_memory_mb():
-    """The v1.5 worker's memory limit: this host's RAM in MiB minus 512 (spec 2.6), or None when unknown."""
+    """The v1.5 worker's memory limit: this host's RAM in MiB minus 512 (platform notes 2.6), or None when unknown."""
     try:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):
