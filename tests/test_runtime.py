@@ -8,6 +8,7 @@ from unittest import mock
 import pytest
 from hypothesis import given, settings, strategies as st
 
+import scoring_main
 import scoring_runtime as rt
 
 
@@ -104,7 +105,7 @@ def run_main(tmp_path, score, capsys, gold_public=True):
     if gold_public:
         (tmp_path / "in" / "ref" / rt.GOLD_PUBLIC_MARKER).write_text("public\n")
     (tmp_path / "in" / "res").mkdir(parents=True)
-    code = rt.main(score, "T", [str(tmp_path / "in"), str(tmp_path / "out")])
+    code = scoring_main.main(score, "T", [str(tmp_path / "in"), str(tmp_path / "out")])
     out, err = capsys.readouterr()
     return code, out, err, tmp_path / "out"
 
@@ -160,7 +161,7 @@ def test_main_blames_the_organizers_for_bad_gold(tmp_path, capsys):
 
 
 def test_main_usage(capsys):
-    assert rt.main(lambda r, s: None, "T", ["only-one"]) == 2
+    assert scoring_main.main(lambda r, s: None, "T", ["only-one"]) == 2
     assert "usage: python3 evaluate.py INPUT_DIR OUTPUT_DIR" in capsys.readouterr().err
 
 

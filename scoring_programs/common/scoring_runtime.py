@@ -6,7 +6,8 @@ The builder packs this module beside each task's ``evaluate.py``, so a built sco
 Python 3.6+ and the standard library only: the program runs inside platform images we do not control
 (codalab/codalab-legacy:py37 and older).
 
-What a task provides is one function ``score(ref_dir, res_dir) -> Result``. The runtime
+What a task provides is one function ``score(ref_dir, res_dir) -> Result``, which ``scoring_main.main`` runs.
+The runtime
 - reads the two directories from argv (never from the working directory),
 - turns a ``SubmissionError`` into one message on stderr, exit status 1 and no scores file,
 - turns a ``ReferenceDataError`` (an organizer's problem) into one message on stderr and exit status 1,
@@ -27,7 +28,7 @@ from collections import OrderedDict
 import fast_csv
 
 __all__ = [
-    "SubmissionError", "ReferenceDataError", "Result", "Items", "main", "VERSION",
+    "SubmissionError", "ReferenceDataError", "Result", "Items", "VERSION",
     "find_submission_file", "find_reference_file", "find_file",
     "read_text", "stream_lines", "iter_lines", "read_csv", "format_score", "mean",
     "quote", "shorten", "is_integer", "parse_integer", "canonical_integer", "load_json", "gold_is_public",
@@ -661,51 +662,3 @@ def print_warnings(result):
     for warning in result.warnings:
         sys.stderr.write("Warning: %s\n" % warning)
     sys.stderr.flush()
-
-
-USAGE = ("usage: python3 evaluate.py INPUT_DIR OUTPUT_DIR\n"
-         "  INPUT_DIR/ref holds the gold data, INPUT_DIR/res the submission; scores go to OUTPUT_DIR/scores.txt.\n"
-         "   or: python3 evaluate.py --gold GOLD --pred PRED [--json] [--per-item] [--ci] [--compare PRED2]\n"
-         "  scores the two files (or folders, or zips) and prints the scores; --help says more.\n")
-
-
-def main(score, title="Scoring", argv=None, program="scoring", derived=()):
-    """Run ``score(ref_dir, res_dir)`` as a CodaLab scoring program, or on two files given with --gold and --pred
-    (score_files); returns the exit status. ``program`` names it in the signature; ``derived``: suffixes of files
-    the builder adds to the gold (left out of the gold's hash)."""
-    argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0].startswith("-"):
-        import score_files
-        return without_gc(lambda: score_files.main(score, title, program, derived, argv))
-    if len(argv) != 2:
-        sys.stderr.write(USAGE)
-        return 2
-    return without_gc(lambda: _platform_main(score, title, program, derived, argv))
-
-
-def _platform_main(score, title, program, derived, argv):
-    input_dir, output_dir = argv
-    ref_dir = os.path.join(input_dir, "ref")
-    res_dir = os.path.join(input_dir, "res")
-    if not os.path.isdir(output_dir):
-        os.makedirs(output_dir)
-    # A rerun in the same folder must not leave an earlier run's scores behind a failure.
-    for stale in (SCORES_TXT, SCORES_JSON):
-        if os.path.exists(os.path.join(output_dir, stale)):
-            os.remove(os.path.join(output_dir, stale))
-    gold_hash = GoldHash(ref_dir, derived)
-    result, message = run_score(score, ref_dir, res_dir)
-    gold_hash.join()
-    if result is not None:
-        signature = gold_hash.signature(result.program or program)
-        result.html = page_for(title, result, gold_is_public(ref_dir), signature)
-        write_outputs(output_dir, result, signature)
-        print_result(result, signature)
-        return 0
-    sys.stderr.write(message + "\n")
-    sys.stderr.flush()
-    try:
-        _write_atomic(os.path.join(output_dir, DETAILED_RESULTS), _error_page(title, message))
-    except Exception:  # the message on stderr is what matters
-        pass
-    return 1
