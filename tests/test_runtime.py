@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import scoring_main
+import scoring_run
 import scoring_runtime as rt
 
 
@@ -167,9 +168,9 @@ def test_main_usage(capsys):
 
 def test_bad_score_keys_are_a_programming_error(tmp_path):
     with pytest.raises(ValueError):
-        rt.write_outputs(str(tmp_path), rt.Result([("spans F1", 1.0)]))
+        scoring_run.write_outputs(str(tmp_path), rt.Result([("spans F1", 1.0)]))
     with pytest.raises(ValueError):
-        rt.write_outputs(str(tmp_path), rt.Result([("a", 1.0), ("a", 2.0)]))
+        scoring_run.write_outputs(str(tmp_path), rt.Result([("a", 1.0), ("a", 2.0)]))
 
 
 # ---------------------------------------------------------------------------------------------------------------

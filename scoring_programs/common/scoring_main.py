@@ -11,7 +11,8 @@ Python 3.6+ and the standard library only, as the rest of the runtime.
 import os
 import sys
 
-import scoring_runtime as rt
+import scoring_run
+from scoring_runtime import gold_is_public
 
 USAGE = ("usage: python3 evaluate.py INPUT_DIR OUTPUT_DIR\n"
          "  INPUT_DIR/ref holds the gold data, INPUT_DIR/res the submission; scores go to OUTPUT_DIR/scores.txt.\n"
@@ -29,11 +30,11 @@ def main(score, title="Scoring", argv=None, program="scoring", derived=()):
         # tempfile, zipfile, random) adds some 20 ms to every platform run. No cycle: score_files never imports
         # this module.
         import score_files
-        return rt.without_gc(lambda: score_files.main(score, title, program, derived, argv))
+        return scoring_run.without_gc(lambda: score_files.main(score, title, program, derived, argv))
     if len(argv) != 2:
         sys.stderr.write(USAGE)
         return 2
-    return rt.without_gc(lambda: _platform_main(score, title, program, derived, argv))
+    return scoring_run.without_gc(lambda: _platform_main(score, title, program, derived, argv))
 
 
 def _platform_main(score, title, program, derived, argv):
@@ -43,22 +44,22 @@ def _platform_main(score, title, program, derived, argv):
     if not os.path.isdir(output_dir):
         os.makedirs(output_dir)
     # A rerun in the same folder must not leave an earlier run's scores behind a failure.
-    for stale in (rt.SCORES_TXT, rt.SCORES_JSON):
+    for stale in (scoring_run.SCORES_TXT, scoring_run.SCORES_JSON):
         if os.path.exists(os.path.join(output_dir, stale)):
             os.remove(os.path.join(output_dir, stale))
-    gold_hash = rt.GoldHash(ref_dir, derived)
-    result, message = rt.run_score(score, ref_dir, res_dir)
+    gold_hash = scoring_run.GoldHash(ref_dir, derived)
+    result, message = scoring_run.run_score(score, ref_dir, res_dir)
     gold_hash.join()
     if result is not None:
         signature = gold_hash.signature(result.program or program)
-        result.html = rt.page_for(title, result, rt.gold_is_public(ref_dir), signature)
-        rt.write_outputs(output_dir, result, signature)
-        rt.print_result(result, signature)
+        result.html = scoring_run.page_for(title, result, gold_is_public(ref_dir), signature)
+        scoring_run.write_outputs(output_dir, result, signature)
+        scoring_run.print_result(result, signature)
         return 0
     sys.stderr.write(message + "\n")
     sys.stderr.flush()
     try:
-        rt._write_atomic(os.path.join(output_dir, rt.DETAILED_RESULTS), rt._error_page(title, message))
+        scoring_run.write_error_page(output_dir, title, message)
     except Exception:  # the message on stderr is what matters
         pass
     return 1
