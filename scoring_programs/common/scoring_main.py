@@ -28,7 +28,7 @@ def main(score, title="Scoring", argv=None, program="scoring", derived=()):
     if argv and argv[0].startswith("-"):
         # Imported here, not at the top, for speed: only the two-file way needs it, and what it loads (argparse,
         # tempfile, zipfile, random) adds some 20 ms to every platform run. No cycle: score_files never imports
-        # this module.
+        # this module (tests/test_common_layering.py).
         import score_files
         return scoring_run.without_gc(lambda: score_files.main(score, title, program, derived, argv))
     if len(argv) != 2:

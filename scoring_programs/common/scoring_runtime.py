@@ -17,7 +17,8 @@ scoring_run.py holds for it and for score_files.py)
 - turns any other exception into a generic one-line message (no traceback, which could quote gold data),
 - writes ``scores.txt`` (``key: value``, plain decimals), ``scores.json`` and ``detailed_results.html``.
 
-This module imports no other module of the runtime but fast_csv: the modules above it import it, never the reverse.
+This module imports no other module of the runtime but fast_csv: the modules above it import it, never the reverse
+(tests/test_common_layering.py).
 """
 import csv
 import io
