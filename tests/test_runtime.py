@@ -8,6 +8,8 @@ from unittest import mock
 import pytest
 from hypothesis import given, settings, strategies as st
 
+import scoring_main
+import scoring_run
 import scoring_runtime as rt
 
 
@@ -104,7 +106,7 @@ def run_main(tmp_path, score, capsys, gold_public=True):
     if gold_public:
         (tmp_path / "in" / "ref" / rt.GOLD_PUBLIC_MARKER).write_text("public\n")
     (tmp_path / "in" / "res").mkdir(parents=True)
-    code = rt.main(score, "T", [str(tmp_path / "in"), str(tmp_path / "out")])
+    code = scoring_main.main(score, "T", [str(tmp_path / "in"), str(tmp_path / "out")])
     out, err = capsys.readouterr()
     return code, out, err, tmp_path / "out"
 
@@ -160,15 +162,15 @@ def test_main_blames_the_organizers_for_bad_gold(tmp_path, capsys):
 
 
 def test_main_usage(capsys):
-    assert rt.main(lambda r, s: None, "T", ["only-one"]) == 2
+    assert scoring_main.main(lambda r, s: None, "T", ["only-one"]) == 2
     assert "usage: python3 evaluate.py INPUT_DIR OUTPUT_DIR" in capsys.readouterr().err
 
 
 def test_bad_score_keys_are_a_programming_error(tmp_path):
     with pytest.raises(ValueError):
-        rt.write_outputs(str(tmp_path), rt.Result([("spans F1", 1.0)]))
+        scoring_run.write_outputs(str(tmp_path), rt.Result([("spans F1", 1.0)]))
     with pytest.raises(ValueError):
-        rt.write_outputs(str(tmp_path), rt.Result([("a", 1.0), ("a", 2.0)]))
+        scoring_run.write_outputs(str(tmp_path), rt.Result([("a", 1.0), ("a", 2.0)]))
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -112,30 +112,3 @@ def add_to_page(html, parts):
     if end < 0:
         return html + u"\n".join(parts)
     return html[:end] + u"\n".join(parts) + u"\n" + html[end:]
-
-
-# The public page lists at most this many items that were not right (a page for tens of thousands stays readable).
-ITEMS_SHOWN = 200
-
-
-def items_section(items, limit=ITEMS_SHOWN):
-    """What each item that was not right got wrong (scoring_runtime.Items), for a page whose gold is public."""
-    counts = dict((verdict, items.verdicts.count(verdict)) for verdict in items.VERDICTS)
-    from scoring_runtime import plural
-    summary = u"%d %s: %d right, %d partly right, %d wrong." % (
-        len(items), plural(items.unit), counts["right"], counts["partly"], counts["wrong"])
-    rows = [(item_id, verdict, detail) for item_id, verdict, detail in zip(items.ids, items.verdicts, items.details)
-            if verdict != "right"]
-    parts = [paragraph(summary)]
-    if rows:
-        parts.append(table([items.unit, u"verdict", u"what was wrong"], rows[:limit]))
-    if len(rows) > limit:
-        parts.append(paragraph(u"The first %d are listed; score the files offline with --per-item to see all %d."
-                               % (limit, len(rows)), "note"))
-    return section(u"Per %s" % items.unit, *parts)
-
-
-def signature_paragraph(signature):
-    """The program, its version and the gold's SHA-256 (scoring_runtime.GoldHash.signature)."""
-    return paragraph(u"Scored by %s %s; gold SHA-256 %s." % (signature["program"], signature["version"],
-                                                            signature["gold_sha256"] or u"(none)"), "note")

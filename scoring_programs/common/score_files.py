@@ -33,6 +33,7 @@ import zipfile
 from collections import OrderedDict
 
 import resampling
+import scoring_run
 import scoring_runtime
 import signature as signatures
 from scoring_runtime import format_score
@@ -166,7 +167,7 @@ def swap_signs(gold, pred):
 
 
 def _score(score, ref_dir, res_dir):
-    result, message = scoring_runtime.run_score(score, ref_dir, res_dir)
+    result, message = scoring_run.run_score(score, ref_dir, res_dir)
     if result is None:
         raise ScoringFailed(as_given(message))
     result.notes = [as_given(note) for note in result.notes]
@@ -185,8 +186,8 @@ def run(score, title, program, derived, args, work, warnings=()):
     gold = args.gold
     ref_dir = stage(gold, os.path.join(work, "ref"), "gold")
     res_dir = stage(args.pred, os.path.join(work, "res"), "pred")
-    gold_hash = scoring_runtime.GoldHash(gold if os.path.isfile(gold) and not gold.lower().endswith(".zip")
-                                         else ref_dir, derived)
+    gold_hash = scoring_run.GoldHash(gold if os.path.isfile(gold) and not gold.lower().endswith(".zip")
+                                     else ref_dir, derived)
     try:
         result = _score(score, ref_dir, res_dir)
     finally:
@@ -225,8 +226,8 @@ def run(score, title, program, derived, args, work, warnings=()):
     if args.output:
         if not os.path.isdir(args.output):
             os.makedirs(args.output)
-        result.html = scoring_runtime.page_for(title, result, True, sig)
-        scoring_runtime.write_outputs(args.output, result, sig)
+        result.html = scoring_run.page_for(title, result, True, sig)
+        scoring_run.write_outputs(args.output, result, sig)
     return result, report
 
 
@@ -316,5 +317,5 @@ def main(score, title, program, derived, argv):
     else:
         sys.stdout.write(out)
         sys.stdout.flush()
-    scoring_runtime.print_warnings(result)
+    scoring_run.print_warnings(result)
     return 0

@@ -1,33 +1,37 @@
-"""Runtime shared by every scoring program of this project.
+"""Runtime shared by every scoring program of this project: what a task's ``score`` function uses.
 
-The builder packs this module beside each task's ``evaluate.py``, so a built scoring program is self-contained:
-``python3 evaluate.py <input> <output>`` with gold in ``<input>/ref`` and the submission in ``<input>/res``.
+The builder packs this module, with the rest of ``common/``, beside each task's ``evaluate.py``, so a built scoring
+program is self-contained: ``python3 evaluate.py <input> <output>`` with gold in ``<input>/ref`` and the submission
+in ``<input>/res``.
 
 Python 3.6+ and the standard library only: the program runs inside platform images we do not control
 (codalab/codalab-legacy:py37 and older).
 
-What a task provides is one function ``score(ref_dir, res_dir) -> Result``. The runtime
+What a task provides is one function ``score(ref_dir, res_dir) -> Result``, which ``scoring_main.main`` runs. This
+module holds what that function is built from: the two errors, ``Result`` and ``Items``, finding files, reading
+text, CSV and JSON, and the rules for participants' values. The run itself (scoring_main.py, with the steps
+scoring_run.py holds for it and for score_files.py)
 - reads the two directories from argv (never from the working directory),
 - turns a ``SubmissionError`` into one message on stderr, exit status 1 and no scores file,
 - turns a ``ReferenceDataError`` (an organizer's problem) into one message on stderr and exit status 1,
 - turns any other exception into a generic one-line message (no traceback, which could quote gold data),
 - writes ``scores.txt`` (``key: value``, plain decimals), ``scores.json`` and ``detailed_results.html``.
+
+This module imports no other module of the runtime but fast_csv: the modules above it import it, never the reverse
+(tests/test_common_layering.py).
 """
 import csv
-import gc
 import io
 import json
 import math
 import os
 import re
 import sys
-import threading
-from collections import OrderedDict
 
 import fast_csv
 
 __all__ = [
-    "SubmissionError", "ReferenceDataError", "Result", "Items", "main", "VERSION",
+    "SubmissionError", "ReferenceDataError", "Result", "Items", "VERSION",
     "find_submission_file", "find_reference_file", "find_file",
     "read_text", "stream_lines", "iter_lines", "read_csv", "format_score", "mean",
     "quote", "shorten", "is_integer", "parse_integer", "canonical_integer", "load_json", "gold_is_public",
@@ -37,15 +41,9 @@ __all__ = [
 # It is the codalab-bundles release that made them; change it whenever a score, a check or an output can change.
 VERSION = "0.4.0"
 
-SCORES_TXT = "scores.txt"
-SCORES_JSON = "scores.json"
-DETAILED_RESULTS = "detailed_results.html"
-
 # Files the CodaLab v1.5 worker leaves beside the submission (input.txt copies, downloaded zips) and editors/OSes add.
 _STRAY_NAMES = {"metadata", ".DS_Store", "Thumbs.db", "desktop.ini"}
 _STRAY_PREFIXES = ("tmp", "._", "__MACOSX")
-
-_KEY_RE = re.compile(r"^[A-Za-z0-9_]{1,36}$")
 
 
 class SubmissionError(Exception):
@@ -166,7 +164,8 @@ def predicted_only(rows, predicted):
 # Locating files
 
 
-def _is_stray(name):
+def is_stray(name):
+    """A file or folder the worker, an editor or an OS left, never part of a submission or a gold."""
     return name in _STRAY_NAMES or name.startswith(_STRAY_PREFIXES)
 
 
@@ -174,9 +173,9 @@ def _listing(directory, limit=8):
     """A short, readable list of what is in a directory (for error messages)."""
     found = []
     for root, dirs, files in os.walk(directory):
-        dirs[:] = sorted(d for d in dirs if not _is_stray(d))
+        dirs[:] = sorted(d for d in dirs if not is_stray(d))
         for name in sorted(files):
-            if not _is_stray(name):
+            if not is_stray(name):
                 found.append(os.path.relpath(os.path.join(root, name), directory).replace(os.sep, "/"))
     if not found:
         return "nothing"
@@ -188,7 +187,7 @@ def _candidates(directory, match, wrapper_allowed=True):
     """Files accepted by ``match`` at the top of ``directory`` or inside a single wrapper folder."""
     if not os.path.isdir(directory):
         return None
-    entries = sorted(e for e in os.listdir(directory) if not _is_stray(e))
+    entries = sorted(e for e in os.listdir(directory) if not is_stray(e))
     top = [e for e in entries if os.path.isfile(os.path.join(directory, e)) and match(e)]
     if top:
         return [os.path.join(directory, e) for e in top]
@@ -522,190 +521,3 @@ def format_score(value):
         raise ValueError("score %r cannot be stored by CodaLab (finite and below 1e10 in magnitude)" % value)
     text = "%.15f" % value
     return "0.000000000000000" if text == "-0.000000000000000" else text
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Writing output and the program's entry point
-
-
-def _write_atomic(path, text):
-    tmp = path + ".part"
-    with io.open(tmp, "w", encoding="utf-8", newline="\n") as handle:
-        handle.write(text)
-    os.replace(tmp, path)
-
-
-def write_outputs(output_dir, result, signature=None):
-    """scores.txt, scores.json (with the signature under "signature": Codabench stores only the keys of its
-    leaderboard columns and CodaLab reads scores.txt) and the page in result.html."""
-    for key, value in result.scores:
-        if not _KEY_RE.match(key):
-            raise ValueError("score key %r must be 1-36 characters of A-Z, a-z, 0-9 and _" % key)
-    keys = [key for key, _ in result.scores]
-    if len(set(keys)) != len(keys) or "signature" in keys:
-        raise ValueError("duplicate or reserved score keys: %s" % keys)
-    lines = ["%s: %s\n" % (key, format_score(value)) for key, value in result.scores]
-    data = OrderedDict((key, float(value)) for key, value in result.scores)
-    if signature is not None:
-        data["signature"] = signature
-    if result.html is not None:
-        _write_atomic(os.path.join(output_dir, DETAILED_RESULTS), result.html)
-    _write_atomic(os.path.join(output_dir, SCORES_JSON), json.dumps(data, indent=2) + "\n")
-    # scores.txt last: CodaLab treats its presence as success.
-    _write_atomic(os.path.join(output_dir, SCORES_TXT), "".join(lines))
-
-
-def _error_page(title, message):
-    from report_html import page, section, paragraph
-    return page(title, section("The submission was not scored", paragraph(message)))
-
-
-def _scores_page(title, scores):
-    from report_html import page, section, paragraph, table
-    return page(title, section("Scores", table(["score", "value"], scores)), paragraph(HIDDEN_GOLD_RULE, "note"))
-
-
-def page_for(title, result, public, signature=None):
-    """The detailed-results page allowed when the gold is (not) ``public`` (see HIDDEN_GOLD_RULE), with the items
-    that were not right when it is public, and the signature."""
-    from report_html import add_to_page, items_section, signature_paragraph
-    if result.html is None:
-        return None
-    if public:
-        html = result.html
-        items = result.items
-        extra = [items_section(items)] if items is not None else []
-    else:
-        html, extra = result.hidden_gold_html or _scores_page(title, result.scores), []
-    if signature is not None:
-        extra.append(signature_paragraph(signature))
-    return add_to_page(html, extra)
-
-
-class GoldHash(threading.Thread):
-    """The SHA-256 of the gold at ``gold_path`` (file or folder, see signature.py), computed beside the scoring:
-    hashlib releases the GIL, so hashing a large gold costs no time on a machine with two cores. ``derived``:
-    suffixes of files the builder derives from the gold, left out of its hash."""
-
-    def __init__(self, gold_path, derived=()):
-        # Not a daemon: the interpreter waits for it at exit. A daemon thread still reading a file when a rejected
-        # submission ends the program can make Python abort ("could not acquire lock ... at interpreter shutdown").
-        threading.Thread.__init__(self, name="gold-sha256")
-        self.gold_path, self.derived = gold_path, tuple(derived)
-        self.value, self.error = None, None
-        self.start()
-
-    def _ignored(self, name):
-        return name == GOLD_PUBLIC_MARKER or _is_stray(name) or name.endswith(self.derived)
-
-    def run(self):
-        import signature
-        try:
-            self.value = signature.gold_sha256(self.gold_path, self._ignored)
-        except Exception as exc:  # read again in signature() to raise it in the caller's thread
-            self.error = exc
-
-    def signature(self, program):
-        """{"program", "version", "gold_sha256"}: the signature of a run of ``program`` on this gold."""
-        import signature
-        self.join()
-        if self.error is not None:
-            raise self.error
-        return signature.make(program, VERSION, self.value)
-
-
-def run_score(score, ref_dir, res_dir):
-    """(Result, None), or (None, the one-line message for stderr) when the submission or gold cannot be scored.
-    The caller turns the cyclic garbage collector off around it (without_gc)."""
-    try:
-        return score(ref_dir, res_dir), None
-    except SubmissionError as exc:
-        message = "Submission error: %s" % exc
-    except ReferenceDataError as exc:
-        message = ("Reference data error (a problem for the organizers, not your submission): %s" % exc)
-    except MemoryError:
-        message = "Scoring failed: out of memory"
-    except Exception as exc:  # a bug: never show a traceback, it could quote gold data
-        if os.environ.get("SCORING_DEBUG"):
-            raise
-        message = ("Scoring failed with an internal error (%s); please report it to the organizers"
-                   % type(exc).__name__)
-    return None, message.rstrip()
-
-
-def without_gc(run):
-    """``run()`` with the cyclic garbage collector off. Readers make millions of small objects and no cycles: the
-    collector's passes over them only cost time (they doubled it on large files), also after scoring, while the
-    outputs are written with the parsed data still held (by Result.items)."""
-    gc.disable()
-    try:
-        return run()
-    finally:
-        gc.enable()
-
-
-def print_result(result, signature=None):
-    """The scores, the notes and the signature on stdout (the platform's scoring log), warnings on stderr."""
-    for key, value in result.scores:
-        sys.stdout.write("%s: %s\n" % (key, format_score(value)))
-    for note in result.notes:
-        sys.stdout.write(note + "\n")
-    if signature is not None:
-        import signature as signatures
-        sys.stdout.write("signature: %s\n" % signatures.text(signature))
-    sys.stdout.flush()
-    print_warnings(result)
-
-
-def print_warnings(result):
-    for warning in result.warnings:
-        sys.stderr.write("Warning: %s\n" % warning)
-    sys.stderr.flush()
-
-
-USAGE = ("usage: python3 evaluate.py INPUT_DIR OUTPUT_DIR\n"
-         "  INPUT_DIR/ref holds the gold data, INPUT_DIR/res the submission; scores go to OUTPUT_DIR/scores.txt.\n"
-         "   or: python3 evaluate.py --gold GOLD --pred PRED [--json] [--per-item] [--ci] [--compare PRED2]\n"
-         "  scores the two files (or folders, or zips) and prints the scores; --help says more.\n")
-
-
-def main(score, title="Scoring", argv=None, program="scoring", derived=()):
-    """Run ``score(ref_dir, res_dir)`` as a CodaLab scoring program, or on two files given with --gold and --pred
-    (score_files); returns the exit status. ``program`` names it in the signature; ``derived``: suffixes of files
-    the builder adds to the gold (left out of the gold's hash)."""
-    argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0].startswith("-"):
-        import score_files
-        return without_gc(lambda: score_files.main(score, title, program, derived, argv))
-    if len(argv) != 2:
-        sys.stderr.write(USAGE)
-        return 2
-    return without_gc(lambda: _platform_main(score, title, program, derived, argv))
-
-
-def _platform_main(score, title, program, derived, argv):
-    input_dir, output_dir = argv
-    ref_dir = os.path.join(input_dir, "ref")
-    res_dir = os.path.join(input_dir, "res")
-    if not os.path.isdir(output_dir):
-        os.makedirs(output_dir)
-    # A rerun in the same folder must not leave an earlier run's scores behind a failure.
-    for stale in (SCORES_TXT, SCORES_JSON):
-        if os.path.exists(os.path.join(output_dir, stale)):
-            os.remove(os.path.join(output_dir, stale))
-    gold_hash = GoldHash(ref_dir, derived)
-    result, message = run_score(score, ref_dir, res_dir)
-    gold_hash.join()
-    if result is not None:
-        signature = gold_hash.signature(result.program or program)
-        result.html = page_for(title, result, gold_is_public(ref_dir), signature)
-        write_outputs(output_dir, result, signature)
-        print_result(result, signature)
-        return 0
-    sys.stderr.write(message + "\n")
-    sys.stderr.flush()
-    try:
-        _write_atomic(os.path.join(output_dir, DETAILED_RESULTS), _error_page(title, message))
-    except Exception:  # the message on stderr is what matters
-        pass
-    return 1
