@@ -124,7 +124,7 @@ def layers(graph):
 
 def test_common_modules_import_one_another_without_a_cycle():
     graph = import_graph(COMMON)
-    assert {"scoring_runtime", "score_files", "report_html"} <= set(graph)  # the folder read is the runtime
+    assert {"scoring_base", "scoring_runtime", "score_files", "report_html"} <= set(graph)  # the runtime's folder
     cycle = find_cycle(graph)
     assert cycle is None, "modules on import cycles: %s; one cycle: %s" % (", ".join(on_cycles(graph)),
                                                                           describe(graph, cycle))
@@ -135,11 +135,44 @@ def test_the_layers_of_the_runtime():
     """Where each module sits, lowest first. A change here is a change of the runtime's design: say why."""
     assert layers(import_graph(COMMON)) == [
         ["class_f1", "fast_csv", "report_html", "resampling", "signature"],
-        ["scoring_runtime"],
+        ["scoring_base"],
         ["char_offsets", "scoring_run"],
         ["score_files"],
         ["scoring_main"],
+        ["scoring_runtime"],
     ]
+
+
+def test_only_task_programs_import_the_runtime_under_its_one_name():
+    """scoring_runtime is the top: what task programs import, imported by no module of the runtime (else the
+    re-exports could close a cycle)."""
+    graph = import_graph(COMMON)
+    assert [name for name, targets in graph.items() if "scoring_runtime" in targets] == []
+    assert set(graph["scoring_runtime"]) == {"scoring_base", "scoring_run", "scoring_main"}
+
+
+def test_a_program_written_before_the_layers_imports_what_it_did(tmp_path):
+    """Organizers' own programs say ``from scoring_runtime import ...``: every name a program used then (the
+    module's public names at 0.4.0) is still there, the same object, and ``import *`` gives what it gave."""
+    sys.path.insert(0, str(COMMON))
+    try:
+        import scoring_base
+        import scoring_main
+        import scoring_run
+        import scoring_runtime
+    finally:
+        sys.path.remove(str(COMMON))
+    # the module's public names at 0.4.0 (functions, classes and constants it defined)
+    for name in ("VERSION", "SCORES_TXT", "SCORES_JSON", "DETAILED_RESULTS", "SubmissionError", "ReferenceDataError",
+                 "Result", "plural", "Items", "GOLD_PUBLIC_MARKER", "HIDDEN_GOLD_RULE", "gold_is_public",
+                 "predicted_only", "find_file", "STANDS_IN", "STOOD_FOR", "find_submission_file", "find_reference_file",
+                 "read_text", "iter_lines", "read_csv", "stream_lines", "QUOTE_LIMIT", "MAX_INTEGER_DIGITS",
+                 "MAX_JSON_DEPTH", "shorten", "quote", "is_integer", "parse_integer", "canonical_integer", "load_json",
+                 "mean", "format_score", "write_outputs", "page_for", "GoldHash", "run_score", "without_gc",
+                 "print_result", "print_warnings", "USAGE", "main"):
+        here = [getattr(module, name) for module in (scoring_base, scoring_run, scoring_main) if hasattr(module, name)]
+        assert here and getattr(scoring_runtime, name) is here[0], name
+    assert "main" in scoring_runtime.__all__ and set(scoring_runtime.__all__) <= set(dir(scoring_runtime))
 
 
 def test_imports_inside_functions_are_the_known_lazy_ones():

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 import scoring_main
 import scoring_run
-import scoring_runtime as rt
+import scoring_base as rt
 
 
 def make(tmp_path, files):

@@ -17,8 +17,7 @@ COMMON = ROOT / "scoring_programs" / "common"
 # Accuracy over "<id> <label>" lines; the items are the gold's rows.
 TOY = '''
 import os, sys
-from scoring_runtime import Items, Result, SubmissionError, find_reference_file, find_submission_file, read_text
-from scoring_main import main
+from scoring_runtime import Items, Result, SubmissionError, main, find_reference_file, find_submission_file, read_text
 from report_html import page, section, paragraph
 
 def read(path):

@@ -10,8 +10,7 @@ from codalab_bundles.authoring import taskdef
 TOY_EVALUATE = '''
 import os, sys, time
 sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "common"))
-from scoring_runtime import SubmissionError, Result, find_submission_file, find_reference_file, read_text
-from scoring_main import main
+from scoring_runtime import SubmissionError, Result, main, find_submission_file, find_reference_file, read_text
 from report_html import page, section, paragraph
 
 def score(ref_dir, res_dir):

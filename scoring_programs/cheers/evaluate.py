@@ -8,8 +8,7 @@ import sys
 # In the repository the shared runtime sits in ../common; in a built scoring program it sits beside this file.
 sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "common"))
 
-from scoring_runtime import SubmissionError, ReferenceDataError, Result  # noqa: E402,F401
-from scoring_main import main  # noqa: E402
+from scoring_runtime import SubmissionError, ReferenceDataError, Result, main  # noqa: E402,F401
 
 import cheers_metric  # noqa: E402
 import cheers_report  # noqa: E402

@@ -13,7 +13,7 @@ Precision |P & G| / |P| and recall |P & G| / |G| follow the same rule whenever P
 """
 import re
 
-from scoring_runtime import MAX_INTEGER_DIGITS, parse_integer, quote
+from scoring_base import MAX_INTEGER_DIGITS, parse_integer, quote
 
 _OFFSET_RE = re.compile(r"[0-9]+\Z")  # [0-9], not \d: \d accepts other scripts' digits, which int() converts
 _SPACED_RE = re.compile(r"[0-9]+(?:\s+[0-9]+)+\Z")

@@ -2,7 +2,7 @@
 
 GOLD and PRED are each a file, a folder or a zip (a submission zip, a reference zip). The task's own ``score`` reads
 them with the same checks and messages as on the platform: a file given alone is put in a folder of its own and
-stands for the file the task expects there when it has the same extension (scoring_runtime.STANDS_IN), so
+stands for the file the task expects there when it has the same extension (scoring_base.STANDS_IN), so
 ``--pred run3.csv`` is read as the submission.csv it is. Options:
 
 - ``--json``: one JSON object on stdout instead of the table;
@@ -34,9 +34,9 @@ from collections import OrderedDict
 
 import resampling
 import scoring_run
-import scoring_runtime
+import scoring_base
 import signature as signatures
-from scoring_runtime import format_score
+from scoring_base import format_score
 
 EPILOG = """examples:
   python3 evaluate.py --gold gold.csv --pred submission.csv
@@ -104,7 +104,7 @@ def stage(path, work, role):
         os.symlink(os.path.abspath(path), link)
     except (OSError, NotImplementedError):  # no symlinks (Windows without the right): a copy reads the same
         shutil.copyfile(path, link)
-    scoring_runtime.STANDS_IN[os.path.abspath(work)] = link
+    scoring_base.STANDS_IN[os.path.abspath(work)] = link
     return work
 
 
@@ -113,9 +113,9 @@ def as_given(text):
     "spans-pred.txt, line 3: ...", where the participant gave run3.txt). One pass, so a name put in is never
     replaced again; a name that is itself a given file's is left alone (the file given as PRED may be called
     gold.csv, the name the gold stands for: messages naming it by its path mean that file)."""
-    given_names = set(os.path.basename(given) for given in scoring_runtime.STOOD_FOR)
+    given_names = set(os.path.basename(given) for given in scoring_base.STOOD_FOR)
     names = {}
-    for given, stood_for in scoring_runtime.STOOD_FOR.items():
+    for given, stood_for in scoring_base.STOOD_FOR.items():
         for name in stood_for:
             if name not in given_names:
                 names[name] = os.path.basename(given)
@@ -248,7 +248,7 @@ def table(report):
         lines.append("")
         lines.append("%s of A (%s) minus B (%s), over %d %s:" % (comparison["key"], comparison["a"],
                                                                  comparison["b"], comparison["items"],
-                                                                 scoring_runtime.plural(comparison["unit"])))
+                                                                 scoring_base.plural(comparison["unit"])))
         rows = [("A", format_score(comparison["score_a"])), ("B", format_score(comparison["score_b"])),
                 ("A - B", "%s  %s%% interval [%s, %s]" % (format_score(comparison["delta"]), _percent(comparison["level"]),
                                                           format_score(comparison["low"]), format_score(comparison["high"]))),
@@ -305,8 +305,8 @@ def main(score, title, program, derived, argv):
             sys.stderr.write("Warning: %s\n" % warning)
         return 1
     finally:
-        scoring_runtime.STANDS_IN.clear()
-        scoring_runtime.STOOD_FOR.clear()
+        scoring_base.STANDS_IN.clear()
+        scoring_base.STOOD_FOR.clear()
         shutil.rmtree(work, ignore_errors=True)
     out = json.dumps(report, indent=2, ensure_ascii=False) + "\n" if args.json else table(report)
     # UTF-8 whatever the locale (the platform images run with LANG unset, where Python 3.6 would write ASCII).

@@ -12,7 +12,7 @@ import os
 import sys
 
 import scoring_run
-from scoring_runtime import gold_is_public
+from scoring_base import gold_is_public
 
 USAGE = ("usage: python3 evaluate.py INPUT_DIR OUTPUT_DIR\n"
          "  INPUT_DIR/ref holds the gold data, INPUT_DIR/res the submission; scores go to OUTPUT_DIR/scores.txt.\n"

@@ -17,7 +17,7 @@ from collections import OrderedDict
 
 import signature as signatures
 from report_html import add_to_page, page, paragraph, section, table
-from scoring_runtime import (GOLD_PUBLIC_MARKER, HIDDEN_GOLD_RULE, VERSION, ReferenceDataError, SubmissionError,
+from scoring_base import (GOLD_PUBLIC_MARKER, HIDDEN_GOLD_RULE, VERSION, ReferenceDataError, SubmissionError,
                              format_score, is_stray, plural)
 
 SCORES_TXT = "scores.txt"
@@ -72,7 +72,7 @@ ITEMS_SHOWN = 200
 
 
 def items_section(items, limit=ITEMS_SHOWN):
-    """What each item that was not right got wrong (scoring_runtime.Items), for a page whose gold is public."""
+    """What each item that was not right got wrong (scoring_base.Items), for a page whose gold is public."""
     counts = dict((verdict, items.verdicts.count(verdict)) for verdict in items.VERDICTS)
     summary = u"%d %s: %d right, %d partly right, %d wrong." % (
         len(items), plural(items.unit), counts["right"], counts["partly"], counts["wrong"])

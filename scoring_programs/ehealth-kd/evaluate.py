@@ -10,8 +10,7 @@ import sys
 # In the repository the shared runtime sits in ../common; in a built scoring program it sits beside this file.
 sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "common"))
 
-from scoring_runtime import SubmissionError, ReferenceDataError, Result, read_text  # noqa: E402
-from scoring_main import main  # noqa: E402
+from scoring_runtime import SubmissionError, ReferenceDataError, Result, main, read_text  # noqa: E402
 
 import ehealth_kd_report  # noqa: E402
 from ehealth_kd_format import FormatProblem, load_scenario  # noqa: E402

@@ -13,8 +13,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # In the repository the shared runtime sits in ../common; in a built scoring program it sits beside this file.
 sys.path.append(os.path.join(HERE, os.pardir, "common"))
 
-from scoring_runtime import ReferenceDataError, read_text, load_json  # noqa: E402
-from scoring_main import main  # noqa: E402
+from scoring_runtime import ReferenceDataError, main, read_text, load_json  # noqa: E402
 from generic_config import CONFIG_ENV, CONFIG_NAME, check_config, with_defaults  # noqa: E402
 
 TITLE = "Detailed results"

@@ -9,8 +9,7 @@ from itertools import repeat
 # In the repository the shared runtime sits in ../common; in a built scoring program it sits beside this file.
 sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "common"))
 
-from scoring_runtime import SubmissionError, ReferenceDataError, Result  # noqa: E402,F401
-from scoring_main import main  # noqa: E402
+from scoring_runtime import SubmissionError, ReferenceDataError, Result, main  # noqa: E402,F401
 from recipe_mpr_gold import find_gold, load_gold_file, queries_of, read_items  # noqa: E402
 from recipe_mpr_index import SUFFIX as INDEX_SUFFIX, index_of, load_index  # noqa: E402
 from recipe_mpr_metric import Evaluation, column_combinations, gold_columns, query_items  # noqa: E402
