@@ -359,6 +359,8 @@ def _plain_relations(batch, number, scenario, ids, seen):
         sources, targets = json.loads("[%s]" % sources), json.loads("[%s]" % targets)
     except ValueError:
         return False
+    if len(sources) != count or len(targets) != count:
+        return False  # an empty ID on the file's last line (no newline after it) joins into no number at all
     find = ids.table.__getitem__ if max(max(sources), max(targets)) < ids.size else ids.sentence
     at_source, at_target = list(map(find, sources)), list(map(find, targets))
     if min(at_source) < 0 or min(at_target) < 0:

@@ -152,6 +152,9 @@ GOOD_B = "is-a\t1\t3\n" * 3
     (GOOD_B + "is-a\t1\t" + "3" * 25 + "\n", "b.txt, line 4: the key-phrase ID " + "3" * 25 + " is not defined"),
     (GOOD_B + "is-a\t1\t" + "3" * 35 + "\n", "b.txt, line 4: the key-phrase ID '" + "3" * 35 + "' has 35 digits"),
     (GOOD_B + "is-a\t1\t\n", "b.txt, line 4: the key-phrase ID '' is not a whole number"),
+    # the file's last line, empty target and no newline: the bulk reading once crashed on it (max of no IDs)
+    ("is-a\t1\t", "b.txt, line 1: the key-phrase ID '' is not a whole number"),
+    ("is-a\t\t3", "b.txt, line 1: the key-phrase ID '' is not a whole number"),
     (GOOD_B + "is-a\t1\t3.0\n", "b.txt, line 4: the key-phrase ID '3.0' is not a whole number"),
     (GOOD_B + "is-a\t1\t1e0\n", "b.txt, line 4: the key-phrase ID '1e0' is not a whole number"),
     (GOOD_B + " \t1\t3\n", "b.txt, line 4: the relation label is empty"),
