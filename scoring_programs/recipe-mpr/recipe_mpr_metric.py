@@ -7,11 +7,6 @@ from recipe_mpr_gold import QUERY_TYPES
 from scoring_runtime import Items
 
 
-def answer_rank(ranking, answer):
-    """1-based rank of the answer in a ranked list of option ids; None when it is not in the list."""
-    return ranking.index(answer) + 1 if answer in ranking else None
-
-
 def reciprocal_rank(rank):
     return 1.0 / rank if rank else 0.0
 
