@@ -6,7 +6,7 @@ authoring.taskdef). JSON Schema ignores keywords it does not know; the schemas a
 
 - ``x-fix``: what to change when a value breaks the rule (validate prints it under the finding);
 - ``x-message``: the sentence a person reads when a value breaks the rule, in which ``{key}`` names where the value
-  is and ``{value}`` is the value as written (task.yaml's messages are whole sentences like this);
+  is and ``{value}`` is the value as YAML read it (task.yaml's messages are whole sentences like this);
 - ``x-missing``: the same sentence for a required key that is not there ("{key} is required" otherwise);
 - ``x-unknown-keys``: an object whose other keys the platform ignores without a word (see unknown_keys).
 
@@ -101,11 +101,12 @@ def message(error: jsonschema.ValidationError, root: dict, name: Callable[[list]
     keys the schema does not list, them and the keys it does, with the closest; else jsonschema's own words."""
     path = list(error.absolute_path)
     if error.validator == "additionalProperties" and error.validator_value is False:
-        place = name(path)
-        text = "unknown keys %s (allowed: %s)" % (sorted(k for k in error.instance if k not in error.schema.get(
-            "properties", {})), sorted(error.schema.get("properties", {})))
+        known = error.schema.get("properties", {})
+        text = "unknown keys %s (allowed: %s)" % (sorted(k for k in error.instance if k not in known), sorted(known))
         guesses = _guesses(error)
-        text += "; did you mean %s?" % ", ".join(guesses) if guesses else ""
+        if guesses:
+            text += "; did you mean %s?" % ", ".join(guesses)
+        place = name(path)
         return "%s: %s" % (place, text) if place else text
     if error.validator == "required":
         absent = [k for k in error.validator_value if k not in error.instance]
