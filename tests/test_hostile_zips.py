@@ -291,7 +291,7 @@ def test_validate_reads_a_page_bomb_in_bounded_chunks(toy_bundle, tmp_path):
 
 
 def test_page_over_the_page_limit_is_reported_not_read_whole(toy_bundle, tmp_path, monkeypatch):
-    monkeypatch.setattr(validate, "MAX_PAGE_BYTES", 100 * 1024)
+    monkeypatch.setattr(validate.contents, "MAX_PAGE_BYTES", 100 * 1024)
     page = os.urandom(150 * 1024).hex().encode()  # 300 KiB of text, compressing 2:1
     path = rebuilt(toy_bundle, tmp_path / "big-page.zip", replace={"overview.html": page})
     _, findings = validate.validate(str(path), platforms=("codabench", "codalab"), replay=False)

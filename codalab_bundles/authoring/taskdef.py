@@ -1,34 +1,35 @@
 """Reading and checking a task definition (bundles/<task>/task.yaml); see bundles/README.md for the format.
 
 A competition folder holds bundles/<task>/ (the definition), scoring_programs/<task>/ and reference_data/<task>/;
-this repository is one (ROOT), and ``new --dir`` writes others anywhere. A task's paths are its folder's."""
+this repository is one (ROOT), and ``new --dir`` writes others anywhere. A task's paths are its folder's.
+
+task.yaml is checked as the bundles are: against a JSON Schema (schemas/task.schema.json, worded by
+codalab_bundles/schema_check), each rule carrying the sentence a person reads. What a schema cannot say is checked
+here: the files the definition names, and the rules across fields (phase dates, column keys used once, gold_public
+naming the phases' splits)."""
+from __future__ import annotations
+
 import datetime
 import re
 from pathlib import Path
 
 import yaml
 
+from .. import schema_check
+
 ROOT = Path(__file__).resolve().parents[2]  # this repository: the seeded tasks' competition folder
 BUNDLES = ROOT / "bundles"
 SCORING_PROGRAMS = ROOT / "scoring_programs"
 REFERENCE_DATA = ROOT / "reference_data"
 
-REQUIRED_PAGES = ("overview", "evaluation", "terms", "data")
-TOP_KEYS = {"title", "description", "docker_image", "has_registration", "enable_detailed_results", "end_date",
-            "pages", "splits", "phases", "leaderboard", "logo", "scoring_program", "competition_type",
-            "contact_email", "forum_enabled", "show_detailed_results_in_leaderboard", "gold_public"}
-PHASE_KEYS = {"label", "description", "start", "end", "split", "max_submissions", "max_submissions_per_day",
-              "execution_time_limit", "color", "auto_migration", "leaderboard_management_mode",
-              "force_best_submission_to_leaderboard"}
+SCHEMA_PATH = Path(__file__).resolve().parent / "schemas" / "task.schema.json"
+SCHEMA = schema_check.load(SCHEMA_PATH)
+# The keys task.yaml may hold at its top, in a phase, in the leaderboard and in a column (the schema lists them)
+TOP_KEYS = set(SCHEMA["properties"])
+PHASE_KEYS = set(SCHEMA["$defs"]["phase"]["properties"])
+LEADERBOARD_KEYS = set(SCHEMA["$defs"]["leaderboard"]["properties"])
+COLUMN_KEYS = set(SCHEMA["$defs"]["column"]["properties"])
 PHASE_DEFAULTS = {"max_submissions": 100, "max_submissions_per_day": 5, "execution_time_limit": 300}
-COLUMN_KEYS = {"key", "label", "sort", "numeric_format"}
-LEADERBOARD_KEYS = {"label", "columns", "submission_rule"}
-COMPETITION_TYPES = ("competition", "benchmark")
-# Codabench's Leaderboard.submission_rule choices; Add (the participant picks what goes on the board) is its default.
-SUBMISSION_RULES = ("Add", "Add_And_Delete", "Add_And_Delete_Multiple", "Force_Last", "Force_Latest_Multiple",
-                    "Force_Best")
-COLORS = {"white", "orange", "yellow", "green", "blue", "purple"}
-_SCORE_KEY = re.compile(r"^[A-Za-z0-9_]{1,36}$")
 
 
 class TaskDefinitionError(Exception):
@@ -110,6 +111,7 @@ class Task(object):
 
 
 def _as_datetime(value, where):
+    """A date of task.yaml (YAML has read it: the schema checked that it is one) as a naive datetime in UTC."""
     if isinstance(value, datetime.datetime):
         if value.tzinfo is not None:
             value = value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
@@ -167,11 +169,34 @@ def _read_yaml(path, where):
             where, ", line %d, column %d" % (mark.line + 1, mark.column + 1) if mark is not None else "", problem, fix))
 
 
-def task_names(bundles_dir=BUNDLES):
+def _place(path, data):
+    """How a message names a place in task.yaml, from the path of keys and indexes jsonschema gives: 'phase 2:
+    start', 'column f1: sort' (a column by its key), 'leaderboard.label', 'pages.overview'; '' for the file."""
+    path = list(path)
+    head = None
+    if path[:1] == ["phases"] and len(path) > 1:
+        head, path = "phase %d" % (path[1] + 1), path[2:]
+    elif path[:2] == ["leaderboard", "columns"] and len(path) > 2:
+        column = data["leaderboard"]["columns"][path[2]]
+        key = column.get("key") if isinstance(column, dict) else None
+        head, path = "column %s" % (key if isinstance(key, str) else path[2] + 1), path[3:]
+    return ": ".join(part for part in (head, ".".join(map(str, path))) if part)
+
+
+def _check_schema(spec, where):
+    """TaskDefinitionError naming the file, the place and the rule, for the first rule of the schema (in its order)
+    that ``spec`` breaks."""
+    data = schema_check.jsonable(spec)
+    for error in schema_check.errors(SCHEMA, data, yaml_integers=True):
+        raise TaskDefinitionError("%s: %s" % (where, schema_check.message(error, SCHEMA, lambda p: _place(p, data))))
+
+
+def task_names(bundles_dir=BUNDLES) -> list[str]:
+    """The tasks of a competition folder's bundles/: each folder with a task.yaml."""
     return sorted(p.parent.name for p in Path(bundles_dir).glob("*/task.yaml"))
 
 
-def load_task(name, reference_overrides=None, bundles_dir=BUNDLES):
+def load_task(name: str, reference_overrides: dict | None = None, bundles_dir=BUNDLES) -> Task:
     """Load bundles/<name>/task.yaml; ``reference_overrides`` maps split names to gold folders."""
     folder = Path(bundles_dir).resolve() / name
     root = folder.parent.parent
@@ -179,39 +204,17 @@ def load_task(name, reference_overrides=None, bundles_dir=BUNDLES):
     _check(path.exists(), "no task definition %s" % path)
     where = str(path.relative_to(Path.cwd())) if Path.cwd() in path.parents else str(path)
     spec = _read_yaml(path, where)
-    _check(isinstance(spec, dict), "%s: expected a mapping" % where)
-    unknown = set(spec) - TOP_KEYS
-    _check(not unknown, "%s: unknown keys %s (allowed: %s)" % (where, sorted(unknown), sorted(TOP_KEYS)))
-    _check(isinstance(spec.get("title"), str) and 0 < len(spec["title"]) <= 100,
-           "%s: title must be text of 1-100 characters" % where)
-    pages = spec.get("pages") or {}
-    for page in REQUIRED_PAGES:
-        _check(page in pages, "%s: pages.%s is required by CodaLab" % (where, page))
-    for key, page in pages.items():
+    _check_schema(spec, where)
+    for key, page in spec["pages"].items():
         _check((folder / "pages" / page).is_file(), "%s: page %s: no file pages/%s" % (where, key, page))
     _check((folder / spec.get("logo", "logo.png")).is_file(), "%s: no logo file" % where)
     if spec.get("end_date") is not None:
         spec["end_date"] = _as_datetime(spec["end_date"], where + ": end_date")
-    _check(spec.get("competition_type", "competition") in COMPETITION_TYPES,
-           "%s: competition_type is one of %s" % (where, ", ".join(COMPETITION_TYPES)))
-    for key in ("forum_enabled", "show_detailed_results_in_leaderboard", "has_registration",
-                "enable_detailed_results"):
-        _check(isinstance(spec.get(key, True), bool), "%s: %s is true or false" % (where, key))
-    email = spec.get("contact_email")
-    _check(email is None or (isinstance(email, str) and "@" in email and " " not in email.strip()),
-           "%s: contact_email must be an e-mail address" % where)
 
-    phases = spec.get("phases") or []
-    _check(phases, "%s: at least one phase is required" % where)
+    phases = spec["phases"]
     previous = previous_end = None
     for number, phase in enumerate(phases, 1):
         pwhere = "%s: phase %d" % (where, number)
-        unknown = set(phase) - PHASE_KEYS
-        _check(not unknown, "%s: unknown keys %s (allowed: %s)" % (pwhere, sorted(unknown), sorted(PHASE_KEYS)))
-        for key in ("label", "start", "split"):
-            _check(key in phase, "%s: %s is required" % (pwhere, key))
-        _check(len(phase["label"]) <= 36, "%s: label longer than 36 characters" % pwhere)
-        _check(len(phase.get("description", "")) <= 1000, "%s: description longer than 1000 characters" % pwhere)
         phase["start"] = _as_datetime(phase["start"], pwhere + ": start")
         if previous is not None:
             # CodaLab ends a phase when the next starts; Codabench's v1 import ends it one day before the next
@@ -224,40 +227,16 @@ def load_task(name, reference_overrides=None, bundles_dir=BUNDLES):
             phase["end"] = _as_datetime(phase["end"], pwhere + ": end")
             _check(phase["end"] > phase["start"], "%s: end is not after start" % pwhere)
         previous, previous_end = phase["start"], phase.get("end")
-        _check(phase.get("color", "white") in COLORS, "%s: color must be one of %s" % (pwhere, sorted(COLORS)))
-        for key in ("max_submissions", "max_submissions_per_day", "execution_time_limit"):
-            if key in phase:
-                _check(isinstance(phase[key], int) and phase[key] > 0, "%s: %s must be a positive integer"
-                       % (pwhere, key))
     if spec.get("end_date") is not None:
         _check(spec["end_date"] > previous, "%s: end_date is before the last phase starts" % where)
         _check(previous_end is None, "%s: the last phase has an end and end_date is set: keep one" % where)
 
-    board = spec.get("leaderboard") or {}
-    unknown = set(board) - LEADERBOARD_KEYS
-    _check(not unknown, "%s: leaderboard: unknown keys %s (allowed: %s)" % (where, sorted(unknown),
-                                                                          sorted(LEADERBOARD_KEYS)))
-    _check(board.get("submission_rule", "Add") in SUBMISSION_RULES,
-           "%s: leaderboard.submission_rule is one of %s" % (where, ", ".join(SUBMISSION_RULES)))
-    _check(isinstance(board.get("label"), str) and board["label"] == board["label"].strip() and board["label"],
-           "%s: leaderboard.label must be non-empty text without surrounding spaces" % where)
-    columns = board.get("columns") or []
-    _check(columns, "%s: leaderboard.columns must list at least one score" % where)
     seen = set()
-    for column in columns:
-        unknown = set(column) - COLUMN_KEYS
-        _check(not unknown, "%s: column %s: unknown keys %s" % (where, column.get("key"), sorted(unknown)))
-        key = column.get("key", "")
-        _check(_SCORE_KEY.match(key), "%s: column key %r must be 1-36 characters of A-Z a-z 0-9 _" % (where, key))
-        _check(key not in seen, "%s: column key %s appears twice" % (where, key))
-        seen.add(key)
-        _check(len(column.get("label", key)) <= 36, "%s: column %s: label longer than 36 characters" % (where, key))
-        _check(column.get("sort", "desc") in ("asc", "desc"), "%s: column %s: sort is asc or desc" % (where, key))
+    for column in spec["leaderboard"]["columns"]:
+        _check(column["key"] not in seen, "%s: column key %s appears twice" % (where, column["key"]))
+        seen.add(column["key"])
 
-    public = spec.get("gold_public") or {}
-    _check(isinstance(public, dict) and all(isinstance(v, bool) for v in public.values()),
-           "%s: gold_public must map split names to true or false" % where)
-    unknown = sorted(set(public) - set(p["split"] for p in phases))
+    unknown = sorted(set(spec.get("gold_public") or {}) - set(p["split"] for p in phases))
     _check(not unknown, "%s: gold_public names splits no phase uses: %s" % (where, ", ".join(unknown)))
 
     overrides = dict(reference_overrides or {})
