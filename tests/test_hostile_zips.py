@@ -298,3 +298,17 @@ def test_page_over_the_page_limit_is_reported_not_read_whole(toy_bundle, tmp_pat
     assert sorted((f.platform, f.message) for f in findings if f.severity == "error") == [
         ("codabench", "overview.html is larger than 102400 bytes"),
         ("codalab", "overview.html is larger than 102400 bytes")]
+
+
+def test_validate_replays_the_samples_within_the_limits_it_was_given(toy_bundle, tmp_path):
+    """A bundle with an 8 MiB entry of zeros (it inflates about 1000:1): refused under the default ratio (200),
+    accepted with --max-ratio 2000, and then its samples are replayed under that limit too, on both platforms.
+    Before: the sample replays opened the bundle with the limits in place of the platform, so the default ratio
+    refused it ("the sample submissions cannot be replayed") whatever the organizer allowed."""
+    path = rebuilt(toy_bundle, tmp_path / "padded.zip", [("data/padding.bin", b"\0" * (8 * MIB))])
+    _, findings = validate.validate(str(path), platforms=("codabench", "codalab"))
+    assert {(f.platform, f.rule) for f in findings if f.severity == "error"} >= {("codabench", "zip"),
+                                                                              ("codalab", "zip")}
+    _, findings = validate.validate(str(path), platforms=("codabench", "codalab"),
+                                    limits=safe_zip.Limits(max_ratio=2000))
+    assert [f for f in findings if f.rule in ("zip", "replay") and f.severity != "note"] == []

@@ -103,7 +103,7 @@ def sample_replays(ctx: Context, platform: str) -> None:
     """Each phase's starting-kit sample submission replayed as the platform runs it: a failure is an error, columns
     its scores leave empty a warning."""
     try:
-        bundle = replays.Bundle(ctx.path, ctx.limits)
+        bundle = replays.Bundle(ctx.path, platform, ctx.limits)
     except replays.ReplayError as exc:
         ctx.add("error", platform, "replay", "(bundle)", "the sample submissions cannot be replayed: %s" % exc,
                 None)
