@@ -2,15 +2,20 @@
 
 Token authentication (``Authorization: Token <key>``, the key of the organizer's account: Codabench's
 api-token-auth/ endpoint, or its profile page). The token comes from the environment (CODABENCH_TOKEN) or a config
-file, and never appears in a message, a log or a report. Every call names its step; a failure says the step, the
+file, and never appears in a message, a log or a report. It goes to the site's own host only: a call to any other
+address is refused before anything is sent, files from the site's storage are fetched without it (their signed URL
+is the credential), plain http is refused for a host that is not this machine unless asked for, and a token file
+that others can read gets a warning, as ssh gives for a private key. Every call names its step; a failure says the step, the
 HTTP status and Codabench's own error text. Only calls that are safe to repeat (reads, and the upload of the same
 bytes to a presigned storage URL) are retried, with backoff.
 """
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import socket
+import stat
 import time
 import urllib.error
 import urllib.parse
@@ -55,6 +60,40 @@ def read_token(server: str, config: str = CONFIG, environ: dict | None = None) -
                                                             server.rstrip("/")))
 
 
+def token_file_warning(path: str = CONFIG) -> str | None:
+    """A warning when the token file can be read or written by others than its owner (None when it cannot, or
+    when there is no such file)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    if mode & (stat.S_IRWXG | stat.S_IRWXO):
+        return ("warning: %s, which holds your Codabench API token, can be read by others (mode %o): "
+                "chmod 600 %s" % (path, stat.S_IMODE(mode), path))
+    return None
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a name or an address, as in a URL) is this machine."""
+    host = host.strip("[]").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _origin(url):
+    """(scheme, host, port) of ``url``; None for a URL whose port is not a port."""
+    parsed = urllib.parse.urlparse(url)
+    try:
+        port = parsed.port
+    except ValueError:
+        return None
+    return parsed.scheme, (parsed.hostname or "").lower(), port or {"http": 80, "https": 443}.get(parsed.scheme)
+
+
 def _codabench_text(body):
     """Codabench's error text from a response body: DRF's {"detail": ...}, field errors, or the text itself."""
     text = body.decode("utf-8", "replace").strip()
@@ -74,24 +113,44 @@ def _codabench_text(body):
 class Client(object):
     """A Codabench site: ``server`` is its base URL (http://127.0.0.1:8765)."""
 
-    def __init__(self, server, token, timeout=60, retries=3, backoff=2.0, sleep=time.sleep):
+    def __init__(self, server, token, timeout=60, retries=3, backoff=2.0, sleep=time.sleep, allow_http=False):
         parsed = urllib.parse.urlparse(server)
         if parsed.scheme not in ("http", "https") or not parsed.netloc:
             raise ApiError("reading the server address", None, "%r is not an http(s) URL" % server)
+        if parsed.scheme == "http" and not is_loopback(parsed.hostname or "") and not allow_http:
+            raise ApiError("reading the server address", None, "%s is plain http to another machine: the API token "
+                           "would cross the network readable by anyone on the way; use https (or, on a network you "
+                           "trust, --allow-http)" % server)
         self.server = server.rstrip("/")
         self._token = token
         self.timeout, self.retries, self.backoff, self.sleep = timeout, retries, backoff, sleep
 
     def url(self, path):
-        return path if path.startswith(("http://", "https://")) else self.server + path
+        """The site's URL for ``path`` (``/api/...``); an absolute URL only when it is the site's own (the same
+        scheme, host and port), since calls carry the token. ApiError for any other."""
+        if not path.startswith(("http://", "https://")):
+            return self.server + path
+        if _origin(path) is None or _origin(path) != _origin(self.server):
+            raise ApiError("calling %s" % urllib.parse.urlparse(path).netloc, None, "refused: it is not the site "
+                           "%s, and calls carry your API token (a file from the site's storage is fetched without "
+                           "it)" % self.server)
+        return path
+
+    def fetch(self, step, url):
+        """GET a file from a URL the site returned (its storage's signed URL), without the token: safe to repeat.
+        Bytes."""
+        if not url.startswith(("http://", "https://")):
+            url = self.server + url
+        return self._send(step, "GET", url, None, {}, True)
 
     def call(self, step, method, path, payload=None, safe=None):
         """JSON in, JSON out. ``safe``: retry when the server cannot be reached or answers 502-504 (default: GET)."""
         data = None if payload is None else json.dumps(payload).encode("utf-8")
-        headers = {"Authorization": "Token %s" % self._token, "Accept": "application/json"}
+        headers = {"Accept": "application/json"}
         if data is not None:
             headers["Content-Type"] = "application/json"
-        body = self._send(step, method, self.url(path), data, headers, method == "GET" if safe is None else safe)
+        body = self._send(step, method, self.url(path), data, headers, method == "GET" if safe is None else safe,
+                          authorized=True)
         if not body.strip():
             return None
         try:
@@ -105,12 +164,14 @@ class Client(object):
         self._send(step, "PUT", url, request_data, {"Content-Type": content_type, "Content-Length": str(len(data))},
                    True)
 
-    def _send(self, step, method, url, data, headers, safe):
+    def _send(self, step, method, url, data, headers, safe, authorized=False):
         attempts = self.retries + 1 if safe else 1
         for attempt in range(attempts):
             if isinstance(data, _Reading):
                 data.rewind()
             request = urllib.request.Request(url, data=data, headers=headers, method=method)
+            if authorized:  # an unredirected header: urllib does not carry it on to where a redirect points
+                request.add_unredirected_header("Authorization", "Token %s" % self._token)
             try:
                 with urllib.request.urlopen(request, timeout=self.timeout) as response:
                     return response.read()
