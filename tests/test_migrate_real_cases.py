@@ -1,6 +1,6 @@
 """migrate on what real old bundles do (issue 20): each class of problem met in real CodaLab bundles, as a minimal
 hand-written bundle. Each keeps its meaning on Codabench, or the report says what changed; Codabench's rules are
-the ones its code applies (cited in codalab_bundles/migrate.py and validate.py)."""
+the ones its code applies (cited in codalab_bundles/migrate/ and validate/, and modelled in platforms/codabench_model.py)."""
 import csv
 import io
 import json
