@@ -153,3 +153,19 @@ def test_macro_f1_does_not_depend_on_row_order():
     order = list(range(len(gold)))
     np.random.RandomState(0).shuffle(order)
     assert macro_f1(gold, predicted) == macro_f1([gold[i] for i in order], [predicted[i] for i in order])
+
+
+def test_row_details_name_both_labels_shortened_to_80_characters():
+    """The per-row detail (score --per-item, the detailed results) quotes the predicted and the gold label, each cut
+    to 80 characters with '...' so that one long label cannot fill the line."""
+    from food_hazard_metric import row_items
+    long_guess, long_gold = "g" * 120, "h" * 81
+    items = row_items("ST1", ["r1", "r2"], ("hazard-category", "product-category"),
+                      ["biological", long_gold], ["meat", "fish"], ["biological", long_guess], ["milk", "fish"])
+    assert items.verdicts == ["partly", "wrong"]
+    assert items.details[0] == "product-category: predicted 'milk', gold 'meat'"
+    assert items.details[1] == ("hazard-category: predicted '%s...', gold '%s...'; product-category right, but not "
+                                "counted without the right hazard-category" % ("g" * 77, "h" * 77))
+    exactly = row_items("ST1", ["r"], ("hazard-category", "product-category"), ["h" * 80], ["p"], ["g" * 80], ["p"])
+    assert exactly.details == ["hazard-category: predicted '%s', gold '%s'; product-category right, but not counted "
+                               "without the right hazard-category" % ("g" * 80, "h" * 80)]
