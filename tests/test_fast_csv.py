@@ -10,7 +10,7 @@ from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "scoring_programs" / "common"))
 import fast_csv  # noqa: E402
-import scoring_runtime  # noqa: E402
+import scoring_base  # noqa: E402
 
 PIECES = st.sampled_from(["a", "b", ",", '"', '""', "\n", "\r", "\r\n", " ", "\u00e9", "\u2028", "\0"])
 
@@ -34,7 +34,7 @@ def _csv_module(path):
 def _ours(path):
     found = []
     try:
-        found.extend(scoring_runtime._csv_records(path, "f.csv", ValueError, False))
+        found.extend(scoring_base._csv_records(path, "f.csv", ValueError, False))
     except ValueError as exc:
         found.append(("error", int(str(exc).split("line ")[1].split(":")[0])))
     return found
@@ -72,7 +72,7 @@ def test_chosen_columns_are_the_csv_modules_cells(tmp_path_factory, pieces, chun
     try:
         found = []
         try:
-            found.extend(scoring_runtime._csv_records(path, "f.csv", ValueError, False, lambda header: chosen))
+            found.extend(scoring_base._csv_records(path, "f.csv", ValueError, False, lambda header: chosen))
         except ValueError as exc:
             found.append(("error", int(str(exc).split("line ")[1].split(":")[0])))
         assert found[:1] == expected[:1]
@@ -97,7 +97,7 @@ def test_bytes_that_are_not_utf8_are_refused(tmp_path_factory, pieces, chunk):
             data.decode("utf-8")
         except UnicodeDecodeError:
             try:
-                list(scoring_runtime._csv_records(path, "f.csv", ValueError, False))
+                list(scoring_base._csv_records(path, "f.csv", ValueError, False))
             except ValueError as exc:
                 assert "not UTF-8" in str(exc)
             else:
