@@ -75,8 +75,11 @@ def test_covering_tests_name_the_module_or_a_module_importing_it(tmp_path):
     # Named by no test: the tests importing a module that imports it.
     assert mutation.covering_tests(str(tmp_path), "codalab_bundles/helper.py") == ["tests/test_indirect.py"]
     assert mutation.covering_tests(str(tmp_path), "scoring_programs/common/shared_part.py") == []
-    # A module of a library subpackage: the tests importing it by its package, not every test saying "report".
-    assert mutation.covering_tests(str(tmp_path), "codalab_bundles/room/report.py") == ["tests/test_room_report.py"]
+    # A module of a library room: the tests importing it from its room, or the room itself (whose __init__ runs
+    # its modules), not every test saying "report".
+    assert mutation.covering_tests(str(tmp_path), "codalab_bundles/room/report.py") == [
+        "tests/test_room.py", "tests/test_room_report.py"]
+    assert mutation.covering_tests(str(tmp_path), "codalab_bundles/other_room/report.py") == []
     # a package's own module: every test importing from the package runs it
     assert mutation.covering_tests(str(tmp_path), "codalab_bundles/room/__init__.py") == [
         "tests/test_room.py", "tests/test_room_report.py"]

@@ -195,17 +195,20 @@ def covering_tests(root, path):
     files = _test_files(root)
     parts = os.path.normpath(path).split(os.sep)
     if len(parts) >= 3 and parts[0] == "codalab_bundles":
-        # a module of one of the library's subpackages has a short name (leaderboard, report) that many tests use as
-        # a word: the tests that import it by its package are the ones that name it
+        # A module of one of the library's rooms has a short name (leaderboard, report) that many tests use as a
+        # word: the tests that import it from its room name it, and so do those that import the room itself
+        # (its __init__ re-exports the room's API, so they run its modules).
         package = ".".join(parts[:-1])
+        patterns = [_package_import_pattern(package, parts[-2 if module_name == "__init__" else -1]),
+                    _package_import_pattern(".".join(parts[:-2]), parts[-2])]
         if module_name == "__init__":
-            package, module_name = ".".join(parts[:-2]), parts[-2]
-        pattern = _package_import_pattern(package, module_name)
+            patterns = patterns[1:]
         chosen = set()
         for name in files:
             with open(name, encoding="utf-8", errors="replace") as handle:
-                if pattern.search(handle.read()):
-                    chosen.add(name)
+                text = handle.read()
+            if any(pattern.search(text) for pattern in patterns):
+                chosen.add(name)
         return sorted(os.path.relpath(f, root) for f in chosen)
     chosen = set(_names(root, files, module_name))
     if len(parts) >= 3 and parts[0] == "scoring_programs" and parts[1] not in ("common", "generic"):
