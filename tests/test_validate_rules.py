@@ -112,3 +112,97 @@ def test_codalab_reads_a_plain_metadata_below_a_root_metadata_yaml(toy, tmp_path
 def test_the_toy_program_is_what_these_tests_rewrite(toy):
     with zipfile.ZipFile(str(toy.codalab)) as bundle:
         assert "scoring_program.zip" in bundle.namelist()
+
+
+def _v15_findings(toy, tmp_path, name, platforms, edit_yaml=None, edit_files=None):
+    path = rewrite(toy.codalab, tmp_path / ("%s.zip" % name), edit_yaml, edit_files)
+    _, findings = validate.validate(str(path), platforms=platforms, replay=False)
+    return [(f.severity, f.platform, f.rule, f.where, f.message) for f in findings]
+
+
+def test_a_missing_logo_is_named_on_both_platforms(toy, tmp_path):
+    found = _v15_findings(toy, tmp_path, "no-logo", ("codabench", "codalab"), edit_files={"logo.png": None})
+    assert [f for f in found if f[2] == "files"] == [
+        ("error", "codabench", "files", "image", "logo.png is not in the bundle"),
+        ("error", "codalab", "files", "image", "logo.png is not in the bundle")]
+
+
+def test_a_v15_leaderboard_without_columns_is_refused_by_codabench(toy, tmp_path):
+    """Codabench's v1 unpacker raises on a leaderboard without columns; CodaLab's schema says the same its way."""
+    found = _v15_findings(toy, tmp_path, "no-columns", ("codabench", "codalab"),
+                          lambda y: y[:y.index("  columns:")] + "\n")
+    assert [f for f in found if f[2] == "leaderboard" and f[0] == "error"] == [
+        ("error", "codabench", "leaderboard", "leaderboard", "'Could not find columns declared on the competition "
+         "leaderboard': Codabench refuses the bundle")]
+    assert ("error", "codalab", "schema", "leaderboard", "'columns' is a required property") in found
+
+
+def test_a_computed_column_over_a_missing_column_is_an_error(toy, tmp_path):
+    found = _v15_findings(toy, tmp_path, "computed", ("codabench", "codalab"), lambda y: y + (
+        "    both:\n      leaderboard: *RESULTS\n      label: Both\n      rank: 3\n"
+        "      computed: {operation: Avg, fields: 'accuracy, missing'}\n"))
+    assert [f for f in found if f[3] == "leaderboard.columns.both.computed"] == [
+        ("error", p, "leaderboard", "leaderboard.columns.both.computed",
+         "fields missing are not plain columns (KeyError on upload)") for p in ("codabench", "codalab")]
+
+
+def test_codalab_ranks_by_the_table_of_the_leaderboard_ranked_first(toy, tmp_path):
+    """Two leaderboards: OTHER (rank 1) holds hits, RESULTS (rank 2) accuracy; CodaLab's ranking column is the
+    first table's, hits, though accuracy comes first in the file."""
+    def two_boards(y):
+        y = y.replace('    RESULTS: &RESULTS\n      label: "Results"\n      rank: 1\n',
+                      '    RESULTS: &RESULTS\n      label: "Results"\n      rank: 2\n'
+                      '    OTHER: &OTHER\n      label: "Other"\n      rank: 1\n')
+        return y.replace("    hits:\n      leaderboard: *RESULTS", "    hits:\n      leaderboard: *OTHER")
+    found = _v15_findings(toy, tmp_path, "two-boards", ("codalab",), two_boards)
+    assert [f[3] for f in found if f[4] == "CodaLab ranks the leaderboard by this column"] == [
+        "leaderboard.columns.hits"]
+
+
+def test_a_page_title_over_255_characters_is_refused_by_codabench(toy, tmp_path):
+    key = "p" * 256
+    found = _v15_findings(toy, tmp_path, "long-title", ("codabench",),
+                          lambda y: y.replace("html:\n", "html:\n  %s: overview.html\n" % key))
+    assert ("error", "codabench", "codabench-import", "html.%s" % key,
+            "the page title (its key) is longer than 255 characters") in found
+    found = _v15_findings(toy, tmp_path, "title-255", ("codabench",),
+                          lambda y: y.replace("html:\n", "html:\n  %s: overview.html\n" % key[:255]))
+    assert not [f for f in found if f[2] == "codabench-import"]
+
+
+def test_mistyped_keys_get_the_closest_known_ones(toy, tmp_path):
+    path = rewrite(toy.codalab, tmp_path / "typos.zip", lambda y: "titel: x\ndescripton: y\n" + y)
+    _, findings = validate.validate(str(path), platforms=("codalab",), replay=False)
+    schema = [f for f in findings if f.rule == "schema"]
+    assert [(f.where, f.message) for f in schema] == [
+        ("(top level)", "Additional properties are not allowed ('descripton', 'titel' were unexpected)")]
+    assert schema[0].fix.startswith("did you mean titel -> title, descripton -> description? remove the key")
+
+
+@pytest.mark.parametrize("drop, message", [
+    ("leaderboard", "leaderboard is required: its label and its columns (the keys of the scores the program "
+                    "writes)"),
+    ("pages", "pages is required: the page names overview, evaluation, terms and data, each mapped to a file "
+              "under pages/")])
+def test_a_missing_key_of_task_yaml_gets_its_own_sentence(tmp_path, drop, message):
+    make_toy(tmp_path)
+    path = tmp_path / "bundles" / "toy" / "task.yaml"
+    lines = path.read_text().splitlines(True)
+    start = next(i for i, line in enumerate(lines) if line.startswith(drop + ":"))
+    end = next((i for i in range(start + 1, len(lines)) if lines[i][:1] not in (" ", "\n", "")), len(lines))
+    path.write_text("".join(lines[:start] + lines[end:]))
+    with pytest.raises(taskdef.TaskDefinitionError) as info:
+        taskdef.load_task("toy", {"dev": str(tmp_path / "gold" / "dev"), "test": str(tmp_path / "gold" / "test")},
+                          bundles_dir=tmp_path / "bundles")
+    assert str(info.value).endswith(message), str(info.value)
+
+
+def test_mistyped_keys_of_task_yaml_get_the_closest_known_ones(tmp_path):
+    make_toy(tmp_path)
+    path = tmp_path / "bundles" / "toy" / "task.yaml"
+    path.write_text("titel: x\ndescripton: y\n" + path.read_text())
+    with pytest.raises(taskdef.TaskDefinitionError) as info:
+        taskdef.load_task("toy", {"dev": str(tmp_path / "gold" / "dev"), "test": str(tmp_path / "gold" / "test")},
+                          bundles_dir=tmp_path / "bundles")
+    assert str(info.value).startswith("%s: unknown keys ['descripton', 'titel'] (allowed: [" % path)
+    assert str(info.value).endswith("]); did you mean titel -> title, descripton -> description?")
