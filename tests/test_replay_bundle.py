@@ -50,3 +50,31 @@ def test_a_bundle_naming_no_image_runs_in_both_platforms_default_image(tmp_path,
 def test_a_bundle_without_phases_is_said_so(tmp_path, text):
     with pytest.raises(replay.ReplayError, match="competition.yaml has no phases"):
         _bundle(tmp_path, text)
+
+
+def test_the_codalab_worker_substitutes_every_variable_in_its_order(tmp_path):
+    """worker.py's substitutions, in its order ($predictions before $input), then split(' '): $shared too."""
+    from codalab_bundles.replay.base_worker import Run
+    from codalab_bundles.replay.codalab_worker import CodalabWorker
+    run = Run(str(tmp_path), "/r", "/r/output", None, None, [], {"run": "/r", "shared": "/s", "output": "/r/output",
+                                                                 "temp": "/r/temp"})
+    command = "python3 $program/e.py $predictions $input $output $tmp $shared x"
+    assert CodalabWorker().tokens(run, command) == [
+        "python3", "/r/program/e.py", "/r/input/res", "/r/input", "/r/output", "/r/temp", "/s", "x"]
+
+
+def test_the_input_metadata_codalab_gives_the_program():
+    """What a v1.5 program finds in input/metadata: the submission's fields, the phase number among them."""
+    from codalab_bundles.replay.codalab_worker import _input_metadata
+    assert _input_metadata(3) == ("submitted-by: replay\nsubmitted-at: 2000-01-01T00:00:00\n"
+                                  "competition-submission: 1\ncompetition-phase: 3\nautomatic-submission: False\n")
+
+
+@pytest.mark.parametrize("said, shown", [
+    (["Unable to find image 'x:1' locally", "docker: Error response from daemon: pull access denied for x.",
+      "See 'docker run --help'."], "docker: Error response from daemon: pull access denied for x."),
+    (["Unable to find image 'x:1' locally", "Error: manifest unknown", "See 'docker run --help'."],
+     "Error: manifest unknown")])
+def test_a_docker_failure_quotes_dockers_error_line_not_its_help_hint(said, shown):
+    from codalab_bundles.replay.docker_run import explain_failure
+    assert "could not be pulled (%s)" % shown in explain_failure("x:1", said)
