@@ -78,3 +78,10 @@ def test_the_input_metadata_codalab_gives_the_program():
 def test_a_docker_failure_quotes_dockers_error_line_not_its_help_hint(said, shown):
     from codalab_bundles.replay.docker_run import explain_failure
     assert "could not be pulled (%s)" % shown in explain_failure("x:1", said)
+
+
+def test_what_a_replay_ran_with_is_said():
+    import platform
+    assert replay.ran_with(None) == "this machine's python3 (Python %s), not the platform's image" % (
+        platform.python_version())
+    assert replay.ran_with(replay.DockerExecutor("my/image:1")) == "the Docker image my/image:1"
