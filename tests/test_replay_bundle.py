@@ -85,3 +85,27 @@ def test_what_a_replay_ran_with_is_said():
     assert replay.ran_with(None) == "this machine's python3 (Python %s), not the platform's image" % (
         platform.python_version())
     assert replay.ran_with(replay.DockerExecutor("my/image:1")) == "the Docker image my/image:1"
+
+
+def test_the_report_a_person_reads_names_the_scores_the_sites_leaderboard_stores():
+    from codalab_bundles.replay.report import format_report, new_report
+
+    class Worker(object):
+        label = "Codabench"
+
+    class Executor(object):
+        label = "local python3"
+
+    phase = replay.PhaseInfo(2, "Test", "program.zip", "ref.zip", None, 600)
+    report = new_report("b.zip", "run.zip", phase, "codabench", Worker(), Executor(), 600, status="Finished",
+                        exit_code=0, scores={"accuracy": 0.5, "macro_f1": 0.25}, command=["python3 e.py"])
+    assert (report["stdout"], report["stderr"], report["worker"]) == ("", "", "Codabench (local python3)")
+    lines = format_report(report).splitlines()
+    assert lines[:9] == [
+        "Replay of b.zip", "  phase 2 (Test), submission run.zip",
+        "  as the Codabench (local python3) worker runs it: python3 e.py", "",
+        "status: Finished (exit code 0, 0.00 s of 600 s allowed)",
+        "scores the Codabench leaderboard stores:", "  accuracy  0.5", "  macro_f1  0.25",
+        "leaderboard columns without a score: none"]
+    with pytest.raises(TypeError, match="not report keys: colour"):
+        new_report("b.zip", "run.zip", phase, "codabench", Worker(), Executor(), 600, colour="red")
