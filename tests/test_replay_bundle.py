@@ -109,3 +109,20 @@ def test_the_report_a_person_reads_names_the_scores_the_sites_leaderboard_stores
         "leaderboard columns without a score: none"]
     with pytest.raises(TypeError, match="not report keys: colour"):
         new_report("b.zip", "run.zip", phase, "codabench", Worker(), Executor(), 600, colour="red")
+
+
+@pytest.mark.parametrize("platform", ["codabench", "codalab"])
+def test_a_program_without_a_command_fails_as_such_not_as_a_timeout(tmp_path, platform):
+    """No command in the metadata: nothing runs, so nothing can have timed out; the run fails with the worker's
+    own words."""
+    from codalab_bundles.authoring import build, taskdef
+    from test_validate import program_zip, rewrite
+    from toy_task import make_toy
+    task = make_toy(tmp_path)
+    built = build.build_task(taskdef.load_task("toy", task.split_dirs, bundles_dir=tmp_path / "bundles"),
+                             tmp_path / "dist")
+    path = rewrite(getattr(built, platform), tmp_path / "no-command.zip", edit_files={
+        "scoring_program.zip": program_zip({"metadata": "description: no command\n", "evaluate.py": "print(1)\n"})})
+    report = replay.replay(str(path), None, 1, platform=platform)
+    assert report["status"] == "Failed" and "Program command is not specified." in report["stderr"]
+    assert "time limit" not in (report["reason"] or "").lower() and report["exit_code"] == 1
