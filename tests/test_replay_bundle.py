@@ -126,3 +126,24 @@ def test_a_program_without_a_command_fails_as_such_not_as_a_timeout(tmp_path, pl
     report = replay.replay(str(path), None, 1, platform=platform)
     assert report["status"] == "Failed" and "Program command is not specified." in report["stderr"]
     assert "time limit" not in (report["reason"] or "").lower() and report["exit_code"] == 1
+
+
+@pytest.mark.parametrize("other, said", [
+    ({"ok": False, "error": "scores.txt is not YAML", "scores": {}, "platform": "CodaLab v1.5"},
+     "CodaLab v1.5 would fail to read these scores: scores.txt is not YAML"),
+    ({"ok": True, "error": None, "scores": {"accuracy": 0.4}, "platform": "CodaLab v1.5"},
+     "CodaLab v1.5 would read different scores: {'accuracy': 0.4}"),
+    ({"ok": True, "error": None, "scores": {"accuracy": 0.50000000001}, "platform": "CodaLab v1.5"},
+     "CodaLab v1.5 would read the same scores (to the 10 decimals both platforms store).")])
+def test_the_report_says_what_the_other_platform_would_read(other, said):
+    from codalab_bundles.replay.report import format_report, new_report
+
+    class Labelled(object):
+        label = "Codabench"
+
+    phase = replay.PhaseInfo(1, "Dev", "program.zip", "ref.zip", None, 600)
+    report = new_report("b.zip", "run.zip", phase, "codabench", Labelled(), Labelled(), 600, status="Finished",
+                        exit_code=0, scores={"accuracy": 0.5}, other_platform_scores=other, stderr="oops\n")
+    lines = format_report(report).splitlines()
+    assert said in lines
+    assert lines[-2:] == ["stderr (what the participant sees under 'View scoring error log'):", "  | oops"]
