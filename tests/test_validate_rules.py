@@ -5,24 +5,15 @@ import zipfile
 import pytest
 
 from codalab_bundles import validate
-from codalab_bundles.authoring import build, taskdef
+from codalab_bundles.authoring import taskdef
 from codalab_bundles.validate import contents
 from codalab_bundles.validate.findings import Finding
 from codalab_bundles.zips import pack
-from test_validate import program_zip, rewrite
+from test_validate import program_zip, rewrite, toy_bundles as toy  # noqa: F401 (a fixture)
 from toy_task import make_toy
 
 GOOD = "command: python3 $program/evaluate.py $input $output\n"
 PIPED = "command: python3 $program/evaluate.py $input $output | tee log\n"
-
-
-@pytest.fixture(scope="module")
-def toy(tmp_path_factory):
-    root = tmp_path_factory.mktemp("toy")
-    task = make_toy(root)
-    path = root / "bundles" / "toy" / "task.yaml"
-    path.write_text(path.read_text().replace("    - {key: never_written, label: Unused}\n", ""))
-    return build.build_task(taskdef.load_task("toy", task.split_dirs, bundles_dir=root / "bundles"), root / "dist")
 
 
 @pytest.mark.parametrize("head, expected", [
