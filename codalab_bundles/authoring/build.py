@@ -281,8 +281,7 @@ class Outcome:
     """What building one task gave: the bundles written (None when not built; see ``removed``), the phase
     dates Codabench stores from each (``schedules``: [(what, [(phase, start, end)])]), the sample replays, why it
     failed (``error``, None for a failing sample: ``samples`` say), whether an input could not be read at all
-    (``unreadable``), and the task's zips removed from dist/ because of the failure (``removed``; ``older``: they
-    were left by an earlier build, not written by this one)."""
+    (``unreadable``), and the task's zips removed from dist/ because of the failure (``removed``)."""
     name: str
     task: Optional[taskdef.Task] = None
     built: Optional[Built] = None
@@ -291,7 +290,11 @@ class Outcome:
     error: Optional[str] = None
     unreadable: bool = False
     removed: list = field(default_factory=list)
-    older: bool = False
+
+    @property
+    def older(self) -> bool:
+        """Whether the zips removed were left by an earlier build (this one wrote none)."""
+        return self.built is None
 
     @property
     def ok(self) -> bool:
@@ -345,7 +348,7 @@ def build(name: str, dist, bundles_dir=taskdef.BUNDLES, references: Optional[dic
     except (taskdef.TaskDefinitionError, BuildError, OSError) as exc:
         # an input that cannot be read at all (task.yaml that is not YAML, a file the system refuses) is unreadable
         return Outcome(name, error=str(exc), unreadable=isinstance(exc, (taskdef.UnreadableTaskFile, OSError)),
-                       removed=remove_bundles(name, dist), older=True)
+                       removed=remove_bundles(name, dist))
     outcome = Outcome(name, task, built, stored_schedules(built))
     if check:
         outcome.samples = check_samples(task, built)
