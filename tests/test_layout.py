@@ -23,7 +23,7 @@ LAYERS = (  # rooms on one floor do not import each other
     ("replay",),
     ("authoring",),
     ("validate", "offline", "site"),
-    ("migrate",),
+    ("migrate", "results"),
     ("cli",),
     ("__main__", "generic_kits"),  # python -m codalab_bundles; the old import path of authoring.generic_kits
 )

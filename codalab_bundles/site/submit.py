@@ -50,6 +50,7 @@ def submit(client, path, competition_id, phase_number, progress=None, timeout=SC
     if why and not even_if_closed:
         raise SubmitError("phase %d (%s) is closed: %s; participants cannot submit to it now (an organizer's "
                           "rehearsal: --even-if-closed)" % (phase_number, phase.get("name"), why))
+    may_submit(client, competition, phase, phase_number, say)
     say("submitting %s to phase %d (%s) of %s" % (path, phase_number, phase.get("name"), competition.get("title")))
     dataset, _ = upload(client, path, "submission", competition=competition_id)
     created = client.call("creating the submission", "POST", "/api/submissions/",
@@ -91,6 +92,40 @@ def submit(client, path, competition_id, phase_number, progress=None, timeout=SC
             say("  (the leaderboard could not be read: %s)" % exc)
     return {"id": submission_id, "phase": phase.get("name"), "status": found.get("status"),
             "details": found.get("status_details") or "", "scores": scores, "row": row}
+
+
+def may_submit(client, competition, phase, number, say):
+    """Make the account able to submit to ``phase``, or say exactly why it cannot (SubmitError). The site's own
+    check (GET /api/can_make_submission/<phase>/) is what makes a robot account a participant, when the
+    competition allows robot submissions; any other account registers (POST /api/competitions/<id>/register/),
+    which approves it at once when the competition auto-approves. Without this, POST /api/submissions/ answers a
+    bare 403 to an account that is not an approved participant."""
+    def ask():
+        return client.call("asking whether this account may submit to phase %s" % phase["id"], "GET",
+                           "/api/can_make_submission/%s/" % phase["id"]) or {}
+
+    answer = ask()
+    if answer.get("can"):
+        return
+    if "not approved" in str(answer.get("reason") or ""):
+        try:
+            registered = client.call("registering for competition %s" % competition["id"], "POST",
+                                     "/api/competitions/%s/register/" % competition["id"], {}, safe=False) or {}
+            say("  registered as a participant: %s" % registered.get("participant_status", "?"))
+        except ApiError as exc:
+            if exc.status not in (400, 403):
+                raise
+            say("  registering was refused (%s)" % exc.text)
+        answer = ask()
+        if answer.get("can"):
+            return
+    reason = str(answer.get("reason") or "the site gave no reason")
+    if "not approved" in reason:
+        reason += (": the account's registration is pending or refused. The organizer approves it on the "
+                   "competition's participants page, or sets registration_auto_approve; for a robot account "
+                   "(User.is_bot) the organizer sets allow_robot_submissions")
+    raise SubmitError("this account cannot submit to phase %s (%s) of competition %s: %s"
+                      % (number, phase.get("name"), competition.get("id"), reason))
 
 
 def _score_keys(competition):

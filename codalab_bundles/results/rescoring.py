@@ -1,0 +1,87 @@
+"""Every run scored locally by the competition's own program, as Codabench's compute worker runs it, in a pool of
+processes; and the audit: where the site's stored score differs from the local one.
+
+Codabench stores scores as decimals with 10 places, so a stored score and a local one agree when they are equal
+rounded to 10 decimals.
+"""
+from __future__ import annotations
+
+from concurrent.futures import ProcessPoolExecutor
+from typing import List, Optional, Tuple
+
+from .. import replay
+from ..offline import rescore
+from .runs import Run
+
+STORED_DECIMALS = 10
+
+
+def _score(job: Tuple[str, int, str]):
+    """(status, error, scores) of one run: a separate process's work (module level, to be picklable)."""
+    bundle_path, phase, path = job
+    try:
+        result = replay.replay(bundle_path, path, phase, platform="codabench")
+    except (replay.ReplayError, OSError) as exc:
+        return "Failed", str(exc), {}
+    scores = dict((k, float(v)) for k, v in result["scores"].items())
+    if result["status"] != "Finished":
+        return result["status"], rescore.first_error(result), scores
+    if not scores:
+        return "Failed", "; ".join(result["score_warnings"]) or "no score stored", scores
+    return "Finished", "", scores
+
+
+def score_runs(bundle_path: str, phase: int, runs: List[Run], columns, jobs: int = 1,
+               progress_stream=None) -> None:
+    """Fill each run's status, error and scores (computed leaderboard columns included, as the site fills them)."""
+    computed = [c for c in columns if c.computation in rescore.COMPUTATIONS and c.fields]
+    progress = rescore.Progress(len(runs), progress_stream) if progress_stream and runs else None
+    jobs_list = [(bundle_path, phase, run.path) for run in runs]
+    if jobs <= 1:
+        outcomes = map(_score, jobs_list)
+    else:
+        pool = ProcessPoolExecutor(max_workers=jobs)
+        outcomes = pool.map(_score, jobs_list)
+    try:
+        for run, (status, error, scores) in zip(runs, outcomes):
+            run.status, run.error, run.scores = status, error, scores
+            for column in computed:
+                values = [scores[f] for f in column.fields if f in scores]
+                if values and len(values) == len(column.fields):
+                    scores[column.key] = rescore.COMPUTATIONS[column.computation](values)
+            if progress:
+                progress.step(run.id)
+    finally:
+        if jobs > 1:
+            pool.shutdown()
+
+
+def same_stored(a: float, b: float) -> bool:
+    return round(a, STORED_DECIMALS) == round(b, STORED_DECIMALS)
+
+
+def audit(runs: List[Run], columns) -> List[str]:
+    """Lines naming each run whose site-stored score (or status) differs from the local one."""
+    lines = []
+    keys = [c.key for c in columns if not c.computation]
+    for run in runs:
+        if run.stored is None:
+            continue
+        if run.site_status and run.site_status != run.status:
+            lines.append("submission %s (%s): the site says %s, the local run %s%s" % (
+                run.id, run.team, run.site_status, run.status, " (%s)" % run.error if run.error else ""))
+            continue
+        for key in keys:
+            site, local = run.stored.get(key), run.scores.get(key)
+            if site is None and local is None:
+                continue
+            if site is None or local is None or not same_stored(site, local):
+                lines.append("submission %s (%s): %s stored by the site %s, scored here %s" % (
+                    run.id, run.team, key, _shown(site), _shown(local)))
+    return lines
+
+
+def _shown(value: Optional[float]) -> str:
+    return "nothing" if value is None else "%.10f" % value
+
+

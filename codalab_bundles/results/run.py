@@ -1,0 +1,206 @@
+"""``results``: runs → local scores (and the audit against the site) → each team's counted run, ranked → intervals,
+corrected pairwise tests and clusters → the table for the paper (CSV, Markdown, LaTeX, HTML, a figure), for the
+organizers and, without what only they may see, for the participants.
+
+What only organizers see: which submission counted and how many runs each team made, the site audit, teams left
+out and why, and the leaderboard's hidden columns. The participants' variant (``participants/``) has none of these.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from typing import List, Optional
+
+from .. import replay
+from ..offline import rescore
+from . import figure, rescoring, significance, standings, tables
+from .runs import Run
+
+OUTPUTS = ("results.csv", "results.md", "results.tex", "results.html", "results.png", "results.svg", "runs.csv")
+
+
+class ResultsError(Exception):
+    pass
+
+
+def hidden_keys(bundle) -> set:
+    if bundle.version != "2":
+        return set()
+    board = (bundle.spec.get("leaderboards") or [{}])[0] or {}
+    return set(str(c.get("key")) for c in board.get("columns") or [] if isinstance(c, dict) and c.get("hidden"))
+
+
+class Results(object):
+    """Everything a table is made from."""
+
+    def __init__(self, title, columns, key_column, ranking, rows, rule, rule_source, analysis, audit, left_out,
+                 skipped, notes, runs, hidden):
+        self.title, self.columns, self.key_column, self.ranking = title, columns, key_column, ranking
+        self.rows, self.rule, self.rule_source, self.analysis = rows, rule, rule_source, analysis
+        self.audit, self.left_out, self.skipped, self.notes = audit, left_out, skipped, notes
+        self.runs, self.hidden = runs, hidden
+
+
+def compute(bundle_path: str, runs: List[Run], phase: Optional[int] = None, rule: Optional[str] = None,
+            site_rule: Optional[str] = None, by: Optional[str] = None, shown: Optional[List[str]] = None,
+            settings: Optional[significance.Settings] = None, jobs: int = 1, progress_stream=None,
+            title: Optional[str] = None, skipped: Optional[List[str]] = None) -> Results:
+    """Score ``runs`` with the bundle's phase and make the table. ``rule``: best, last or chosen (default: the
+    site's ``site_rule``, else best); ``by``: a column key to rank by instead of the leaderboard's; ``shown``: the
+    column keys to show (default all); ``settings``: None for no intervals and clusters."""
+    bundle = replay.Bundle(bundle_path)
+    number = bundle.phase(phase).number
+    columns, ranking = rescore.leaderboard(bundle)
+    by_key = {c.key: c for c in columns}
+    key_column = ranking
+    if by is not None:
+        if by not in by_key:
+            raise ResultsError("--by %s: the leaderboard has no such column (its keys: %s)"
+                               % (by, ", ".join(by_key)))
+        key_column = by_key[by]
+    if shown:
+        unknown = [k for k in shown if k not in by_key]
+        if unknown:
+            raise ResultsError("--columns: no such leaderboard column: %s (its keys: %s)"
+                               % (", ".join(unknown), ", ".join(by_key)))
+        columns = [by_key[k] for k in shown]
+    if rule is None:
+        rule, rule_source = standings.rule_of(site_rule), ("the leaderboard's rule %s" % site_rule if site_rule
+                                                           else "the default for runs from a folder")
+    else:
+        rule_source = "asked for"
+    if by is not None and by != ranking.key:
+        rule, rule_source = "best", "a table by %s: each team's best run on it" % by
+    rescoring.score_runs(bundle.path, number, runs, rescore.leaderboard(bundle)[0], jobs, progress_stream)
+    rows = standings.standings(runs, key_column.key, key_column.sorting, rule)
+    notes: List[str] = []
+    analysis = None
+    if settings is not None and len(rows) > 1:
+        with tempfile.TemporaryDirectory(prefix="results-") as workdir:
+            try:
+                analysis = significance.analyse(bundle.path, number, rows, key_column.key, settings, workdir, jobs)
+            except (significance.SignificanceError, rescore.RescoreError) as exc:
+                notes.append("No intervals or clusters: %s." % str(exc).rstrip("."))
+    if analysis is not None:
+        for row, interval, cluster in zip(rows, analysis.intervals, analysis.clusters):
+            row.interval, row.cluster = interval, cluster
+    audit = rescoring.audit(runs, rescore.leaderboard(bundle)[0])
+    return Results(title or bundle.spec.get("title") or os.path.basename(bundle_path), columns, key_column, ranking,
+                   rows, rule, rule_source, analysis, audit, standings.left_out(runs, rows), list(skipped or []),
+                   notes, runs, hidden_keys(bundle))
+
+
+def _number(value, precision):
+    return "%.*f" % (precision, value)
+
+
+def method_notes(results: Results) -> List[str]:
+    key = results.key_column
+    notes = ["Ranked by %s (%s; %s is better), %s (%s). Teams share a rank only when their scores are equal to 10 "
+             "decimals; ranks are 1, 2, 2, 4." % (key.title, key.key, "lower" if key.sorting == "asc" else "higher",
+                                                    standings.RULE_WORDS[results.rule], results.rule_source)]
+    analysis = results.analysis
+    if analysis is not None and analysis.intervals:
+        first = analysis.intervals[0]
+        notes.append("Intervals: %g%% percentile bootstrap over the %d gold %ss, %d resamples, seed %d." % (
+            100 * first["level"], first["items"], first["unit"], first["samples"], first["seed"]))
+        notes.append("Clusters: from the top, a team joins the cluster above it unless it differs significantly from "
+                     "a team in it: paired approximate randomization on the gold's %ss (two-sided, %d rounds, seed "
+                     "%d), Holm-corrected over all %d pairs of teams, alpha %g." % (
+                         first["unit"], analysis.rounds, analysis.settings.seed, len(analysis.pairs),
+                         round(analysis.settings.alpha, 6)))
+        notes.append("Signature: %s" % analysis.signature_text)
+    return notes + results.notes
+
+
+def table(results: Results, participants: bool = False) -> tables.Table:
+    columns = [c for c in results.columns if not (participants and c.key in results.hidden)]
+    analysis = results.analysis
+    header = ["#", "Team"] + ([] if participants else ["Run", "Runs"]) + [c.title for c in columns]
+    numeric = [True, False] + ([] if participants else [False, True]) + [True] * len(columns)
+    keys = ["rank", "team"] + ([] if participants else ["run", "runs"]) + [c.key for c in columns]
+    if analysis is not None:
+        header += ["%g%% interval" % (100 * analysis.intervals[0]["level"]), "Cluster"]
+        numeric += [True, True]
+        keys += ["interval_low", "interval_high", "cluster"]
+    lines, records, clusters = [], [], []
+    precision = results.key_column.precision
+    for row in results.rows:
+        cells = [str(row.rank), row.team] + ([] if participants else [row.run.id, str(len(row.runs))])
+        record = {"rank": row.rank, "team": row.team, "run": row.run.id, "runs": len(row.runs)}
+        for column in columns:
+            value = row.scores.get(column.key)
+            cells.append("-" if value is None else _number(value, column.precision))
+            record[column.key] = value
+        if analysis is not None:
+            cells += ["[%s, %s]" % (_number(row.interval["low"], precision), _number(row.interval["high"], precision)),
+                      str(row.cluster)]
+            record.update(interval_low=row.interval["low"], interval_high=row.interval["high"], cluster=row.cluster)
+        lines.append(cells)
+        records.append(record)
+        clusters.append(row.cluster)
+    notes = method_notes(results)
+    if not participants:
+        notes += ["Not in the table: %s." % "; ".join(results.left_out)] if results.left_out else []
+        notes += ["Not read: %s." % "; ".join(results.skipped)] if results.skipped else []
+        if any(run.stored is not None for run in results.runs):
+            notes.append("Audit of the site's stored scores: %s." % (
+                "every run's scores equal the local ones to 10 decimals" if not results.audit else
+                "%d difference(s): %s" % (len(results.audit), "; ".join(results.audit))))
+    return tables.Table(results.title, header, lines, numeric, clusters, notes, keys, records)
+
+
+def runs_table(results: Results) -> tables.Table:
+    """Every run (organizers only), in team order then submission order."""
+    keys = ["team", "run", "submitter", "order", "status", "counted", "on_leaderboard", "error"]
+    keys += [c.key for c in results.columns] + ["stored_" + c.key for c in results.columns]
+    counted = set(id(row.run) for row in results.rows)
+    records = []
+    for run in sorted(results.runs, key=lambda r: (r.team.lower(), r.team, r.order)):
+        record = {"team": run.team, "run": run.id, "submitter": run.submitter or "", "order": run.order + 1,
+                  "status": run.status, "counted": "yes" if id(run) in counted else "no",
+                  "on_leaderboard": "" if run.chosen is None else ("yes" if run.chosen else "no"), "error": run.error}
+        for column in results.columns:
+            record[column.key] = run.scores.get(column.key)
+            record["stored_" + column.key] = (run.stored or {}).get(column.key)
+        records.append(record)
+    return tables.Table(results.title, [], [], [], [], [], keys, records)
+
+
+def write(results: Results, folder: str) -> List[str]:
+    """The organizers' files in ``folder`` and the participants' in ``folder``/participants; returns the paths
+    written (a line saying why, instead of the figure's paths, when it cannot be drawn)."""
+    written = []
+    for variant, target in ((False, folder), (True, os.path.join(folder, "participants"))):
+        os.makedirs(target, exist_ok=True)
+        shown = table(results, participants=variant)
+        for name, render in (("results.csv", tables.csv_text), ("results.md", tables.markdown_text),
+                             ("results.tex", tables.latex_text), ("results.html", tables.html_text)):
+            path = os.path.join(target, name)
+            with open(path, "w", encoding="utf-8", newline="") as handle:
+                handle.write(render(shown))
+            written.append(path)
+        try:
+            written += figure.draw(os.path.join(target, "results"), results.title, results.key_column.title,
+                                   [row.team for row in results.rows],
+                                   [row.scores[results.key_column.key] for row in results.rows],
+                                   [(row.interval["low"], row.interval["high"]) if row.interval else None
+                                    for row in results.rows], [row.cluster for row in results.rows])
+        except figure.FigureError as exc:
+            written.append(str(exc))
+    path = os.path.join(folder, "runs.csv")
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        handle.write(tables.csv_text(runs_table(results)))
+    written.append(path)
+    return written
+
+
+def summary(results: Results) -> str:
+    """The table as text for the terminal (organizer's view)."""
+    shown = table(results)
+    widths = [max(len(h), *(len(line[i]) for line in shown.lines)) if shown.lines else len(h)
+              for i, h in enumerate(shown.header)]
+    out = ["  ".join(h.ljust(w) for h, w in zip(shown.header, widths))]
+    out += ["  ".join((c.rjust(w) if right else c.ljust(w)) for c, w, right in zip(line, widths, shown.numeric))
+            for line in shown.lines]
+    return "\n".join(out + [""] + shown.notes)
