@@ -16,7 +16,8 @@ from ..offline import rescore
 from . import figure, rescoring, significance, standings, tables
 from .runs import Run
 
-OUTPUTS = ("results.csv", "results.md", "results.tex", "results.html", "results.png", "results.svg", "runs.csv")
+OUTPUTS = ("results.csv", "results.md", "results.tex", "results.html", "results.png", "results.svg", "pairs.csv",
+           "runs.csv")
 
 
 class ResultsError(Exception):
@@ -109,7 +110,7 @@ def method_notes(results: Results) -> List[str]:
                      "%d), Holm-corrected over all %d pairs of teams, alpha %g." % (
                          first["unit"], analysis.rounds, analysis.settings.seed, len(analysis.pairs),
                          round(analysis.settings.alpha, 6)))
-        notes.append("Signature: %s" % analysis.signature_text)
+        notes.append(tables.SIGNATURE + analysis.signature_text)
     return notes + results.notes
 
 
@@ -167,6 +168,18 @@ def runs_table(results: Results) -> tables.Table:
     return tables.Table(results.title, [], [], [], [], [], keys, records)
 
 
+def pairs_table(results: Results) -> tables.Table:
+    """Every pair of teams (A ranked above B): delta = A - B, the randomization p-value, Holm's, and the verdict."""
+    keys = ["team_a", "team_b", "delta", "p", "p_holm", "significant"]
+    records = []
+    if results.analysis is not None:
+        for (i, j), pair in sorted(results.analysis.pairs.items()):
+            records.append({"team_a": results.rows[i].team, "team_b": results.rows[j].team, "delta": pair["delta"],
+                            "p": pair["p"], "p_holm": pair["p_holm"], "significant": "yes" if pair["rejected"]
+                            else "no"})
+    return tables.Table(results.title, [], [], [], [], [], keys, records)
+
+
 def write(results: Results, folder: str) -> List[str]:
     """The organizers' files in ``folder`` and the participants' in ``folder``/participants; returns the paths
     written (a line saying why, instead of the figure's paths, when it cannot be drawn)."""
@@ -179,6 +192,11 @@ def write(results: Results, folder: str) -> List[str]:
             path = os.path.join(target, name)
             with open(path, "w", encoding="utf-8", newline="") as handle:
                 handle.write(render(shown))
+            written.append(path)
+        if results.analysis is not None:
+            path = os.path.join(target, "pairs.csv")
+            with open(path, "w", encoding="utf-8", newline="") as handle:
+                handle.write(tables.csv_text(pairs_table(results)))
             written.append(path)
         try:
             written += figure.draw(os.path.join(target, "results"), results.title, results.key_column.title,

@@ -12,6 +12,7 @@ import io
 import re
 from typing import List, Optional
 
+SIGNATURE = "Signature: "
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
           "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}",
@@ -64,7 +65,14 @@ def markdown_text(table: Table) -> str:
             "|%s|" % "|".join("---:" if right else "---" for right in table.numeric)]
     grid += ["| %s |" % " | ".join(text if right else markdown(text) for text, right in zip(line, table.numeric))
              for line in table.lines]
-    return "\n\n".join(["# %s" % markdown(table.title), "\n".join(grid)] + [markdown(n) for n in table.notes]) + "\n"
+    return "\n\n".join(["# %s" % markdown(table.title), "\n".join(grid)] + [_markdown_note(n) for n in table.notes]) + "\n"
+
+
+def _markdown_note(note: str) -> str:
+    """A note, escaped; the signature as a code span, so that it reads (and copies) exactly."""
+    if note.startswith(SIGNATURE):
+        return "%s`%s`" % (SIGNATURE, plain(note[len(SIGNATURE):]).replace("`", "'"))
+    return markdown(note)
 
 
 def latex_text(table: Table) -> str:
