@@ -54,7 +54,7 @@ from typing import Optional
 from . import __version__, migrate, replay, resources, validate
 from .authoring import build, generic_kits, new_task, taskdef
 from .offline import rescore, two_files
-from .results import from_site, significance
+from .results import from_site, published, significance
 from .results import run as results_run
 from .results import runs as results_runs
 from .site import codabench_api, live_update, publish, submit
@@ -687,6 +687,8 @@ def results_main(argv, how):
                         "on it)")
     parser.add_argument("--columns", metavar="KEY,KEY", help="the leaderboard columns to show (default: all)")
     parser.add_argument("--no-significance", action="store_true", help="no intervals or clusters")
+    parser.add_argument("--published", metavar="CSV[:N]", help="the organizers' published table (the N-th table of "
+                        "the CSV, columns # or rank, and team): say where its ranks differ from the computed ones")
     parser.add_argument("--samples", type=int, help="bootstrap resamples and randomization rounds (default: 1000, "
                         "raised so that the corrected test can reject at all)")
     parser.add_argument("--seed", type=int, default=12345, help="the random seed (default 12345)")
@@ -720,15 +722,17 @@ def results_main(argv, how):
                 title = None
             found = results_run.compute(bundle, runs, args.phase, args.rule, site_rule, args.by, shown, settings,
                                         args.jobs, sys.stderr, title, skipped)
+            if args.published:
+                found.published = published.differences(published.read(args.published), found.rows)
             written = results_run.write(found, args.output)
-        except (codabench_api.ApiError, results_runs.RunsError, results_run.ResultsError, replay.ReplayError,
+        except (codabench_api.ApiError, results_runs.RunsError, published.PublishedError, results_run.ResultsError, replay.ReplayError,
                 rescore.RescoreError, OSError) as exc:
             print("results: %s" % exc, file=sys.stderr)
             return 2
     if args.json:
         print(json.dumps({"rows": [dict(rank=r.rank, team=r.team, run=r.run.id, scores=r.scores,
                                         interval=r.interval, cluster=r.cluster) for r in found.rows],
-                          "audit": found.audit, "written": written}, sort_keys=True))
+                          "audit": found.audit, "published": found.published, "written": written}, sort_keys=True))
     else:
         print(results_run.summary(found))
         print("\nwritten: %s" % ", ".join(written))

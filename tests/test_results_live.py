@@ -192,8 +192,16 @@ def live(tmp_path_factory):
     published = json.loads(proc.stdout)
     assert published["differences"] == [] and published["phases"][PHASE - 1][0] == "Evaluation"
     competition = published["id"]
-    codabench_api.Client(URL, TOKEN).call("allowing robot submissions", "PATCH", "/api/competitions/%s/" % competition,
-                                          {"allow_robot_submissions": True, "whitelist_emails": []})
+    organizer = codabench_api.Client(URL, TOKEN)
+    organizer.call("allowing robot submissions", "PATCH", "/api/competitions/%s/" % competition,
+                   {"allow_robot_submissions": True, "whitelist_emails": []})
+    # Published, as a competition is when participants submit (the site's "Publish" button): an unpublished one is
+    # invisible to everyone but its organizers and approved participants, so submit's first call, GET
+    # /api/competitions/<id>/, answers a robot HTTP 404 "No Competition matches the given query." before it can
+    # learn the phase's id that GET /api/can_make_submission/<phase>/ (which would make it a participant) needs.
+    shown = organizer.call("publishing the competition", "POST", "/api/competitions/%s/toggle_publish/" % competition,
+                           {}, safe=False)
+    assert shown == {"published": True}
     timings["publish"] = time.monotonic() - clock
     clock = time.monotonic()
     live = {"competition": competition, "bundle": bundle, "runs_dir": runs_dir, "cache": tmp / "cache", "tmp": tmp,
