@@ -78,7 +78,8 @@ def test_no_command_prints_the_commands_and_version(tool):
     assert tool("--version").stdout.strip() == "codalab-bundles %s" % __version__
     proc = tool("frobnicate", ok=(2,))
     assert "unknown command 'frobnicate'" in proc.stderr
-    for command in ("new", "build", "validate", "replay", "migrate", "rescore", "score", "publish", "submit"):
+    for command in ("new", "build", "validate", "replay", "migrate", "rescore", "score", "publish", "submit",
+                    "results"):
         helped = tool(command, "--help").stdout
         assert helped.startswith("usage: codalab-bundles %s" % command)
         assert "codalab-bundles %s " % command in re.split("examples?:\n", helped)[1], command
@@ -135,6 +136,19 @@ def test_an_organizers_competition_folder_from_new_to_rescore(tool, tmp_path):
     assert proc.stdout.startswith("1 submission(s) scored, 0 failed; ranked by macro_f1 (desc)")
     rows = list(csv.DictReader(open(str(tool.work / "board.csv"))))
     assert [(r["rank"], r["submission"], r["status"]) for r in rows] == [("1", "sample.zip", "Finished")]
+
+    # the paper's table from a folder of runs: two teams, one of them with the sample run on phase 1 (dev)
+    teams = tool.work / "teams"
+    for team in ("team-a", "team-b"):
+        (teams / team).mkdir(parents=True)
+        (teams / team / "run1.zip").write_bytes((runs / "sample.zip").read_bytes())
+    proc = tool("results", teams, "--bundle", folder / "dist" / "sentiment.zip", "--phase", "1", "--samples", "50",
+                "-o", "paper", "--json")
+    assert [(r["rank"], r["team"], r["cluster"]) for r in json.loads(proc.stdout)["rows"]] == [
+        (1, "team-a", 1), (1, "team-b", 1)]
+    assert sorted(os.listdir(str(tool.work / "paper"))) == ["pairs.csv", "participants", "results.csv", "results.html",
+                                                             "results.md", "results.png", "results.svg", "results.tex",
+                                                             "runs.csv"]
 
     # a participant's view: the task's program on two files, per item, with an interval and a comparison
     (runs / "copy.zip").write_bytes((runs / "sample.zip").read_bytes())
