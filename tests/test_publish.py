@@ -22,6 +22,9 @@ class FakeCodabench(object):
     def __init__(self, stored_phases=None, refuse=None, scores=None, status="Finished"):
         self.calls, self.uploads, self.patches, self.live = [], {}, [], None
         self.stored_phases, self.refuse, self.scores, self.status = stored_phases, refuse, scores, status
+        # the account's participation, as Codabench's can_make_submission and register views answer it:
+        # "approved", "none" (register: approved at once), "pending" (register: waits for the organizer)
+        self.participant = "approved"
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.url = "http://127.0.0.1:%d" % self.server.server_address[1]
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
@@ -88,6 +91,15 @@ class FakeCodabench(object):
                     return self._answer(200, fake.live)
                 if self.path == "/api/competitions/11/":
                     return self._answer(200, {"id": 11, "title": "Toy", "phases": fake.stored_phases})
+                if self.path.startswith("/api/can_make_submission/"):
+                    approved = fake.participant == "approved"
+                    return self._answer(200, {"can": approved, "reason": None if approved else
+                                              "User not approved to participate in this competition"})
+                if method == "POST" and self.path == "/api/competitions/11/register/":
+                    if fake.participant != "none":
+                        return self._answer(400, ["You already applied for participation in this competition!"])
+                    fake.participant = "approved" if not fake.refuse else "pending"
+                    return self._answer(201, {"participant_status": fake.participant})
                 if method == "POST" and self.path == "/api/submissions/":
                     return self._answer(201, {"id": 55})
                 if self.path == "/api/submissions/55/":
@@ -222,6 +234,36 @@ def test_submit_waits_for_the_worker_and_compares_with_the_replay(toy_bundle, tm
         proc = _cli("submit", sample, "--competition", 11, "--phase", 3, "--server", fake.url,
                     env={"CODABENCH_TOKEN": TOKEN})
         assert proc.returncode == 2 and "the competition has 2 phase(s): --phase is 1 to 2" in proc.stderr
+    finally:
+        fake.close()
+
+
+def test_submit_registers_an_account_that_is_not_a_participant_or_says_what_is_missing(toy_bundle, tmp_path):
+    sample = tmp_path / "sample.zip"
+    with zipfile.ZipFile(str(toy_bundle)) as bundle:
+        with zipfile.ZipFile(__import__("io").BytesIO(bundle.read("starting_kit_dev.zip"))) as kit:
+            sample.write_bytes(kit.read("sample_submission.zip"))
+    fake = FakeCodabench(stored_phases=_stored(toy_bundle), scores={})
+    try:
+        fake.participant = "none"  # a new account: without the question and the registration, the POST gets 403
+        proc = _cli("submit", sample, "--competition", 11, "--even-if-closed", "--server", fake.url,
+                    env={"CODABENCH_TOKEN": TOKEN})
+        assert proc.returncode == 0, proc.stderr
+        assert "registered as a participant: approved" in proc.stderr
+        asked = [c[:2] for c in fake.calls if "can_make" in c[1] or "register" in c[1] or c[1] == "/api/submissions/"]
+        assert asked == [("GET", "/api/can_make_submission/101/"), ("POST", "/api/competitions/11/register/"),
+                         ("GET", "/api/can_make_submission/101/"), ("POST", "/api/submissions/")]
+        fake.participant, fake.refuse = "none", True  # registration waits for the organizer's approval
+        del fake.calls[:]
+        proc = _cli("submit", sample, "--competition", 11, "--even-if-closed", "--server", fake.url,
+                    env={"CODABENCH_TOKEN": TOKEN})
+        assert proc.returncode == 2
+        assert proc.stderr.strip().splitlines()[-1] == (
+            "submit: this account cannot submit to phase 1 (Development) of competition 11: User not approved to "
+            "participate in this competition: the account's registration is pending or refused. The organizer "
+            "approves it on the competition's participants page, or sets registration_auto_approve; for a robot "
+            "account (User.is_bot) the organizer sets allow_robot_submissions")
+        assert not [c for c in fake.calls if c[1] == "/api/datasets/"]  # nothing uploaded
     finally:
         fake.close()
 
