@@ -9,7 +9,7 @@ import pytest
 
 from codalab_bundles.results import standings
 from conftest import ROOT, shared_path
-from ehealthkd_2019 import RANKING_OF_SCENARIO, published_tables, runs_folder, snapshot
+from ehealth_kd_2019_runs import RANKING_OF_SCENARIO, published_tables, runs_folder, snapshot
 
 
 @pytest.fixture(scope="module")
