@@ -687,6 +687,8 @@ def results_main(argv, how):
                         "on it)")
     parser.add_argument("--columns", metavar="KEY,KEY", help="the leaderboard columns to show (default: all)")
     parser.add_argument("--no-significance", action="store_true", help="no intervals or clusters")
+    parser.add_argument("--significance-teams", type=int, metavar="N", help="intervals and clusters for the first N "
+                        "teams only (their pairs grow as N squared; default: every team)")
     parser.add_argument("--published", metavar="CSV[:N]", help="the organizers' published table (the N-th table of "
                         "the CSV, columns # or rank, and team): say where its ranks differ from the computed ones")
     parser.add_argument("--samples", type=int, help="bootstrap resamples and randomization rounds (default: 1000, "
@@ -721,7 +723,7 @@ def results_main(argv, how):
                 runs, bundle, site_rule, skipped = results_runs.from_folder(args.runs, workdir), args.bundle, None, []
                 title = None
             found = results_run.compute(bundle, runs, args.phase, args.rule, site_rule, args.by, shown, settings,
-                                        args.jobs, sys.stderr, title, skipped)
+                                        args.jobs, sys.stderr, title, skipped, args.significance_teams)
             if args.published:
                 found.published = published.differences(published.read(args.published), found.rows)
             written = results_run.write(found, args.output)

@@ -279,3 +279,15 @@ def test_escaping_by_format():
     assert tables.markdown("a|b*c") == r"a\|b\*c"
     assert tables.csv_cell("+1") == "'+1" and tables.csv_cell("x") == "x"
     assert tables.plain("a\nb\x00c\u2028d") == "a b c d"
+
+
+def test_intervals_and_clusters_for_the_first_teams_only(bundle, runs_dir, tmp_path):
+    proc = cli("results", runs_dir, "--bundle", bundle, "--phase", 2, "--samples", 50, "--significance-teams", 2,
+               "-o", tmp_path, "--json")
+    assert proc.returncode == 0, proc.stderr
+    rows = json.loads(proc.stdout)["rows"]
+    assert [r["interval"] is not None for r in rows] == [True, True, False, False]
+    assert [r["cluster"] for r in rows[2:]] == [None, None]
+    assert len(read_csv(tmp_path / "pairs.csv")) == 1
+    assert "Intervals and clusters for the first 2 teams only." in (tmp_path / "results.md").read_text()
+    assert [r["cluster"] for r in read_csv(tmp_path / "results.csv")][2:] == ["", ""]

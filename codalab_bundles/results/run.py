@@ -46,10 +46,12 @@ class Results(object):
 def compute(bundle_path: str, runs: List[Run], phase: Optional[int] = None, rule: Optional[str] = None,
             site_rule: Optional[str] = None, by: Optional[str] = None, shown: Optional[List[str]] = None,
             settings: Optional[significance.Settings] = None, jobs: int = 1, progress_stream=None,
-            title: Optional[str] = None, skipped: Optional[List[str]] = None) -> Results:
+            title: Optional[str] = None, skipped: Optional[List[str]] = None,
+            significance_teams: Optional[int] = None) -> Results:
     """Score ``runs`` with the bundle's phase and make the table. ``rule``: best, last or chosen (default: the
     site's ``site_rule``, else best); ``by``: a column key to rank by instead of the leaderboard's; ``shown``: the
-    column keys to show (default all); ``settings``: None for no intervals and clusters."""
+    column keys to show (default all); ``settings``: None for no intervals and clusters; ``significance_teams``:
+    intervals and clusters for the first N rows only (their pairs grow as N squared)."""
     bundle = replay.Bundle(bundle_path)
     number = bundle.phase(phase).number
     columns, ranking = rescore.leaderboard(bundle)
@@ -77,15 +79,18 @@ def compute(bundle_path: str, runs: List[Run], phase: Optional[int] = None, rule
     rows = standings.standings(runs, key_column.key, key_column.sorting, rule)
     notes: List[str] = []
     analysis = None
-    if settings is not None and len(rows) > 1:
+    tested = rows[:significance_teams] if significance_teams else rows
+    if settings is not None and len(tested) > 1:
         with tempfile.TemporaryDirectory(prefix="results-") as workdir:
             try:
-                analysis = significance.analyse(bundle.path, number, rows, key_column.key, settings, workdir, jobs)
+                analysis = significance.analyse(bundle.path, number, tested, key_column.key, settings, workdir, jobs)
             except (significance.SignificanceError, rescore.RescoreError) as exc:
                 notes.append("No intervals or clusters: %s." % str(exc).rstrip("."))
     if analysis is not None:
-        for row, interval, cluster in zip(rows, analysis.intervals, analysis.clusters):
+        for row, interval, cluster in zip(tested, analysis.intervals, analysis.clusters):
             row.interval, row.cluster = interval, cluster
+        if len(tested) < len(rows):
+            notes.append("Intervals and clusters for the first %d teams only." % len(tested))
     audit = rescoring.audit(runs, rescore.leaderboard(bundle)[0])
     return Results(title or bundle.spec.get("title") or os.path.basename(bundle_path), columns, key_column, ranking,
                    rows, rule, rule_source, analysis, audit, standings.left_out(runs, rows), list(skipped or []),
@@ -134,10 +139,12 @@ def table(results: Results, participants: bool = False) -> tables.Table:
             value = row.scores.get(column.key)
             cells.append("-" if value is None else _number(value, column.precision))
             record[column.key] = value
-        if analysis is not None:
+        if analysis is not None and row.interval is not None:
             cells += ["[%s, %s]" % (_number(row.interval["low"], precision), _number(row.interval["high"], precision)),
                       str(row.cluster)]
             record.update(interval_low=row.interval["low"], interval_high=row.interval["high"], cluster=row.cluster)
+        elif analysis is not None:
+            cells += ["-", "-"]
         lines.append(cells)
         records.append(record)
         clusters.append(row.cluster)
