@@ -264,6 +264,11 @@ def test_submit_registers_an_account_that_is_not_a_participant_or_says_what_is_m
             "approves it on the competition's participants page, or sets registration_auto_approve; for a robot "
             "account (User.is_bot) the organizer sets allow_robot_submissions")
         assert not [c for c in fake.calls if c[1] == "/api/datasets/"]  # nothing uploaded
+        proc = _cli("submit", sample, "--competition", 12, "--server", fake.url, env={"CODABENCH_TOKEN": TOKEN})
+        assert proc.returncode == 2 and proc.stderr.strip() == (
+            "submit: competition 12 is not visible to this account: there is no such competition, or it is not "
+            "published yet and the account is not one of its participants (the organizer publishes it on the site, "
+            "or approves the account)")
     finally:
         fake.close()
 

@@ -43,8 +43,16 @@ def submit(client, path, competition_id, phase_number, progress=None, timeout=SC
            now=None):
     """Returns {"id", "status", "details", "scores": {key: float}, "row": the leaderboard row or None}."""
     say = progress or (lambda text: None)
-    competition = client.call("reading competition %s" % competition_id, "GET", "/api/competitions/%s/"
-                              % competition_id)
+    try:
+        competition = client.call("reading competition %s" % competition_id, "GET", "/api/competitions/%s/"
+                                  % competition_id)
+    except ApiError as exc:
+        if exc.status != 404:
+            raise
+        # Codabench shows an unpublished competition only to its organizers and approved participants
+        raise SubmitError("competition %s is not visible to this account: there is no such competition, or it is "
+                          "not published yet and the account is not one of its participants (the organizer "
+                          "publishes it on the site, or approves the account)" % competition_id)
     phase = phase_of(competition, phase_number)
     why = closed(phase, now or datetime.datetime.utcnow())
     if why and not even_if_closed:
