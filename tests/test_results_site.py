@@ -13,7 +13,6 @@ import threading
 
 import pytest
 
-from codalab_bundles.zips import pack
 from conftest import ROOT
 from test_results import ALL_POS, BETA, ONE_WRONG, RIGHT, bundle, submission  # noqa: F401 (bundle: a fixture)
 
