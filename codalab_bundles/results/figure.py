@@ -2,6 +2,7 @@
 as PNG and SVG, the same bytes from the same table: no dates, a fixed SVG id salt)."""
 from __future__ import annotations
 
+import textwrap
 from typing import List, Optional, Tuple
 
 from .tables import plain
@@ -37,7 +38,7 @@ def draw(path_stem: str, title: str, label: str, teams: List[str], scores: List[
         axes.set_yticklabels([plain(t)[:40] for t in teams])
         axes.invert_yaxis()
         axes.set_xlabel(plain(label))
-        axes.set_title(plain(title)[:90], fontsize=10)
+        axes.set_title("\n".join(textwrap.wrap(plain(title), 64)[:3]), fontsize=10)  # long titles: wrapped
         axes.grid(axis="x", color="#dddddd", zorder=1)
         figure.tight_layout()
         written = []
