@@ -134,22 +134,29 @@ class Progress(object):
             self.stream.flush()
 
 
-def _score_one(bundle_path, phase, name, path, computed, progress):
+def score_submission(bundle_path, phase, path, computed):
+    """(status, error, scores) of one submission replayed under the Codabench worker, with the computed columns
+    filled in as the site fills them. Module level, so that a process pool can run it."""
     try:
         result = replay.replay(bundle_path, path, phase, platform="codabench")
-        row = {"submission": name, "status": result["status"], "error": "" if result["status"] == "Finished"
-               else first_error(result), "scores": dict(result["scores"]), "path": path}
-        if result["status"] == "Finished" and not result["scores"]:
-            row["error"] = "; ".join(result["score_warnings"]) or "no score stored"
     except (replay.ReplayError, OSError) as exc:
-        row = {"submission": name, "status": "Failed", "error": str(exc), "scores": {}, "path": path}
+        return "Failed", str(exc), {}
+    status, scores = result["status"], dict(result["scores"])
+    error = "" if status == "Finished" else first_error(result)
+    if status == "Finished" and not scores:
+        error = "; ".join(result["score_warnings"]) or "no score stored"
     for column in computed:
-        values = [row["scores"][f] for f in column.fields if f in row["scores"]]
+        values = [scores[f] for f in column.fields if f in scores]
         if values and len(values) == len(column.fields):
-            row["scores"][column.key] = COMPUTATIONS[column.computation](values)
+            scores[column.key] = COMPUTATIONS[column.computation](values)
+    return status, error, scores
+
+
+def _score_one(bundle_path, phase, name, path, computed, progress):
+    status, error, scores = score_submission(bundle_path, phase, path, computed)
     if progress:
         progress.step(name)
-    return row
+    return {"submission": name, "status": status, "error": error, "scores": scores, "path": path}
 
 
 def rank(rows, ranking):
@@ -181,7 +188,7 @@ def rescore(bundle_path, submissions, phase=None, jobs=1, progress_stream=None, 
     columns, ranking = leaderboard(bundle)
     computed = [c for c in columns if c.computation in COMPUTATIONS and c.fields]
     with tempfile.TemporaryDirectory(prefix="rescore-") as workdir:
-        program = _two_file_program(bundle, number, workdir) if intervals is not None else None  # said first
+        program = two_file_program(bundle, number, workdir) if intervals is not None else None  # said first
         found = collect(submissions, workdir, skipped)
         progress = Progress(len(found), progress_stream) if progress_stream else None
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
@@ -201,7 +208,7 @@ class IntervalSettings(object):
         return ["--samples", str(self.samples), "--seed", str(self.seed), "--level", repr(self.level), "--json"]
 
 
-def _program_report(program, ref_dir, options):
+def program_report(program, ref_dir, options):
     proc = subprocess.run([sys.executable, os.path.join(program, "evaluate.py"), "--gold", ref_dir] + options,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
     if proc.returncode != 0:
@@ -210,7 +217,7 @@ def _program_report(program, ref_dir, options):
     return json.loads(proc.stdout)
 
 
-def _two_file_program(bundle, number, workdir):
+def two_file_program(bundle, number, workdir):
     target = os.path.join(workdir, "two-file")
     os.makedirs(target)
     try:
@@ -219,25 +226,31 @@ def _two_file_program(bundle, number, workdir):
         raise RescoreError("%s; rescore without --ci" % str(exc).split("; replay")[0])
 
 
-def add_intervals(bundle, number, program, ranking, rows, settings, workdir, jobs=1):
-    """Give each scored row (ranked) its "interval" and, but for the last, "p_next" and "tied_with_next", from the
-    phase's ``program`` (two_files.program_dir)."""
+def reference_dir(bundle, number, workdir):
+    """Phase ``number``'s reference data unpacked into ``workdir``/ref (bounded, as the replay unpacks it)."""
     phase = bundle.phase(number)
     ref_dir = os.path.join(workdir, "ref")
     replay.get_bundle(bundle.read(phase.reference_data, "phase %d's reference data" % number), ref_dir,
                       "%s:%s" % (bundle.path, phase.reference_data), workdir)
+    return ref_dir
+
+
+def add_intervals(bundle, number, program, ranking, rows, settings, workdir, jobs=1):
+    """Give each scored row (ranked) its "interval" and, but for the last, "p_next" and "tied_with_next", from the
+    phase's ``program`` (two_files.program_dir)."""
+    ref_dir = reference_dir(bundle, number, workdir)
     scored = [row for row in rows if row["rank"] is not None]
     options = settings.options()
 
     def interval(row):
-        report = _program_report(program, ref_dir, ["--pred", row["path"], "--ci"] + options)
+        report = program_report(program, ref_dir, ["--pred", row["path"], "--ci"] + options)
         if report["interval"]["key"] != ranking.key:
             raise RescoreError("the program's intervals are of %s, but the leaderboard ranks by %s"
                                % (report["interval"]["key"], ranking.key))
         return report["interval"]
 
     def versus(pair):
-        report = _program_report(program, ref_dir, ["--pred", pair[0]["path"], "--compare", pair[1]["path"]] + options)
+        report = program_report(program, ref_dir, ["--pred", pair[0]["path"], "--compare", pair[1]["path"]] + options)
         return report["comparison"]["p_approximate_randomization"]
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:

@@ -9,26 +9,14 @@ from __future__ import annotations
 from concurrent.futures import ProcessPoolExecutor
 from typing import List, Optional, Tuple
 
-from .. import replay
 from ..offline import rescore
 from .runs import Run
 
 STORED_DECIMALS = 10
 
 
-def _score(job: Tuple[str, int, str]):
-    """(status, error, scores) of one run: a separate process's work (module level, to be picklable)."""
-    bundle_path, phase, path = job
-    try:
-        result = replay.replay(bundle_path, path, phase, platform="codabench")
-    except (replay.ReplayError, OSError) as exc:
-        return "Failed", str(exc), {}
-    scores = dict((k, float(v)) for k, v in result["scores"].items())
-    if result["status"] != "Finished":
-        return result["status"], rescore.first_error(result), scores
-    if not scores:
-        return "Failed", "; ".join(result["score_warnings"]) or "no score stored", scores
-    return "Finished", "", scores
+def _score(job: Tuple[str, int, str, list]):
+    return rescore.score_submission(*job)  # in another process: a module-level function, picklable arguments
 
 
 def score_runs(bundle_path: str, phase: int, runs: List[Run], columns, jobs: int = 1,
@@ -36,23 +24,15 @@ def score_runs(bundle_path: str, phase: int, runs: List[Run], columns, jobs: int
     """Fill each run's status, error and scores (computed leaderboard columns included, as the site fills them)."""
     computed = [c for c in columns if c.computation in rescore.COMPUTATIONS and c.fields]
     progress = rescore.Progress(len(runs), progress_stream) if progress_stream and runs else None
-    jobs_list = [(bundle_path, phase, run.path) for run in runs]
-    if jobs <= 1:
-        outcomes = map(_score, jobs_list)
-    else:
-        pool = ProcessPoolExecutor(max_workers=jobs)
-        outcomes = pool.map(_score, jobs_list)
+    jobs_list = [(bundle_path, phase, run.path, computed) for run in runs]
+    pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
     try:
-        for run, (status, error, scores) in zip(runs, outcomes):
+        for run, (status, error, scores) in zip(runs, pool.map(_score, jobs_list) if pool else map(_score, jobs_list)):
             run.status, run.error, run.scores = status, error, scores
-            for column in computed:
-                values = [scores[f] for f in column.fields if f in scores]
-                if values and len(values) == len(column.fields):
-                    scores[column.key] = rescore.COMPUTATIONS[column.computation](values)
             if progress:
                 progress.step(run.id)
     finally:
-        if jobs > 1:
+        if pool:
             pool.shutdown()
 
 

@@ -55,6 +55,7 @@ def compute(bundle_path: str, runs: List[Run], phase: Optional[int] = None, rule
     bundle = replay.Bundle(bundle_path)
     number = bundle.phase(phase).number
     columns, ranking = rescore.leaderboard(bundle)
+    every_column = columns  # scored and audited whatever --columns shows
     by_key = {c.key: c for c in columns}
     key_column = ranking
     if by is not None:
@@ -75,7 +76,7 @@ def compute(bundle_path: str, runs: List[Run], phase: Optional[int] = None, rule
         rule_source = "asked for"
     if by is not None and by != ranking.key:
         rule, rule_source = "best", "a table by %s: each team's best run on it" % by
-    rescoring.score_runs(bundle.path, number, runs, rescore.leaderboard(bundle)[0], jobs, progress_stream)
+    rescoring.score_runs(bundle.path, number, runs, every_column, jobs, progress_stream)
     rows = standings.standings(runs, key_column.key, key_column.sorting, rule)
     notes: List[str] = []
     analysis = None
@@ -91,7 +92,7 @@ def compute(bundle_path: str, runs: List[Run], phase: Optional[int] = None, rule
             row.interval, row.cluster = interval, cluster
         if len(tested) < len(rows):
             notes.append("Intervals and clusters for the first %d teams only." % len(tested))
-    audit = rescoring.audit(runs, rescore.leaderboard(bundle)[0])
+    audit = rescoring.audit(runs, every_column)
     return Results(title or bundle.spec.get("title") or os.path.basename(bundle_path), columns, key_column, ranking,
                    rows, rule, rule_source, analysis, audit, standings.left_out(runs, rows), list(skipped or []),
                    notes, runs, hidden_keys(bundle))

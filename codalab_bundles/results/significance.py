@@ -18,7 +18,6 @@ when the rounds are not given they are raised to at least 2 m / alpha (and never
 from __future__ import annotations
 
 import math
-import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Dict, List, Tuple
 
@@ -83,17 +82,14 @@ def analyse(bundle_path: str, phase: int, rows, key: str, settings: Settings, wo
     """Intervals, corrected pairwise tests and clusters of ``rows`` (standings.Row, in rank order) on ``key``,
     which must be the score the program resamples."""
     bundle = replay.Bundle(bundle_path)
-    program = rescore._two_file_program(bundle, phase, workdir)
-    ref_dir = os.path.join(workdir, "ref")
-    stage = bundle.phase(phase)
-    replay.get_bundle(bundle.read(stage.reference_data, "phase %d's reference data" % phase), ref_dir,
-                      "%s:%s" % (bundle.path, stage.reference_data), workdir)
+    program = rescore.two_file_program(bundle, phase, workdir)
+    ref_dir = rescore.reference_dir(bundle, phase, workdir)
     pairs_wanted = [(i, j) for i in range(len(rows)) for j in range(i + 1, len(rows))]
     rounds = settings.rounds_for(len(pairs_wanted))
     options = ["--samples", str(rounds), "--seed", str(settings.seed), "--level", repr(settings.level), "--json"]
 
     def interval(row):
-        report = rescore._program_report(program, ref_dir, ["--pred", row.run.path, "--ci"] + options)
+        report = rescore.program_report(program, ref_dir, ["--pred", row.run.path, "--ci"] + options)
         if report["interval"]["key"] != key:
             raise SignificanceError("the program's intervals are of %s, not of %s: intervals and clusters are "
                                     "only for %s" % (report["interval"]["key"], key, report["interval"]["key"]))
@@ -101,7 +97,7 @@ def analyse(bundle_path: str, phase: int, rows, key: str, settings: Settings, wo
 
     def versus(pair):
         i, j = pair
-        report = rescore._program_report(program, ref_dir, ["--pred", rows[i].run.path, "--compare",
+        report = rescore.program_report(program, ref_dir, ["--pred", rows[i].run.path, "--compare",
                                                             rows[j].run.path] + options)
         if progress:
             progress()

@@ -87,7 +87,7 @@ def left_out(runs: List[Run], rows: List[Row]) -> List[str]:
     lines = []
     for team in sorted(set(r.team for r in runs) - shown):
         team_runs = [r for r in runs if r.team == team]
-        finished = [r for r in team_runs if r.status == "Finished"]
+        finished = [r for r in team_runs if r.status == "Finished" and r.scores]
         why = ("none of its %d run(s) was put on the leaderboard" % len(team_runs) if finished
                else "none of its %d run(s) could be scored" % len(team_runs))
         lines.append("%s: %s" % (team, why))
