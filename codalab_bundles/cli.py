@@ -40,12 +40,14 @@ with something for you to fix (a task not built, findings, a failed submission, 
 not run (bad arguments, an input that cannot be read).
 """
 import argparse
+import concurrent.futures
 import csv
 import json
 import os
 import sys
 import tempfile
 import textwrap
+import threading
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,7 +59,7 @@ from .offline import rescore, two_files
 from .results import from_site, published, significance
 from .results import run as results_run
 from .results import runs as results_runs
-from .site import codabench_api, live_update, publish, submit
+from .site import batch, codabench_api, live_update, publish, submit
 from .zips import safe_zip
 
 
@@ -577,27 +579,51 @@ def submit_main(argv, how):
     command = how.command
     parser = argparse.ArgumentParser(
         prog="%s submit" % command, formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Submit a zip to a phase of a live Codabench competition (as a robot submission), wait for the "
-                    "site's compute worker, and print the status, the scores and the leaderboard row; with "
-                    "--expect-replay, also replay it locally and fail on any difference.",
-        epilog="example:\n  %s submit sample_submission.zip --competition 42 --phase 1 --expect-replay "
-               "dist/sentiment.zip\n\n%s" % (command, EXIT_STATUSES))
-    parser.add_argument("submission", help="the submission zip")
+        description="Submit zips to a phase of a live Codabench competition (as robot submissions), wait for the "
+                    "site's compute workers, and print the status, the scores and the leaderboard row; with "
+                    "--expect-replay, also replay each locally and fail on any difference. With several zips (or "
+                    "--batch): at most --in-flight of them unfinished on the site at once, a line per submission "
+                    "as it ends, a final table, and a ledger so that the same command again after an "
+                    "interruption submits nothing the site already has (by the zip's SHA-256) and only waits for "
+                    "what is still running.",
+        epilog="examples:\n  %s submit sample_submission.zip --competition 42 --phase 1 --expect-replay "
+               "dist/sentiment.zip\n  %s submit runs/*.zip --competition 42 --phase 2 --in-flight 8\n\n%s"
+               % (command, command, EXIT_STATUSES))
+    parser.add_argument("submissions", nargs="+", metavar="SUBMISSION", help="the submission zip(s)")
     parser.add_argument("--competition", type=int, required=True, help="the competition's id (publish prints it)")
     parser.add_argument("--phase", type=int, default=1, help="the phase's number, 1 for the first (default: 1)")
-    parser.add_argument("--expect-replay", metavar="BUNDLE", help="replay the submission through this bundle "
+    parser.add_argument("--expect-replay", metavar="BUNDLE", help="replay each submission through this bundle "
                         "under the Codabench worker and compare")
     parser.add_argument("--even-if-closed", action="store_true", help="submit to a phase that is not open (the "
                         "API takes it from the competition's organizer: a rehearsal before the dates)")
+    parser.add_argument("--timeout", type=int, metavar="SECONDS", help="stop waiting for a submission after this "
+                        "long and report its last status, what it means and what to do (default: the phase's "
+                        "time limit + the 20 minutes Codabench gives a run + 10 minutes of queue)")
+    batch_options = parser.add_argument_group("several zips")
+    batch_options.add_argument("--batch", action="store_true", help="the batch mode (ledger, table) for one zip")
+    batch_options.add_argument("--in-flight", type=int, default=batch.IN_FLIGHT, metavar="N",
+                               help="at most N submissions unfinished on the site at once (default: %d)"
+                                    % batch.IN_FLIGHT)
+    batch_options.add_argument("--ledger", metavar="FILE", help="where the batch is recorded (default: "
+                               "~/.cache/codalab-bundles/submit/<site>/competition-<id>-phase-<n>.jsonl)")
+    batch_options.add_argument("--again", action="store_true", help="submit every zip anew, even those the site "
+                               "already has")
+    batch_options.add_argument("--organization", type=int, metavar="ID", help="submit for this team (a Codabench "
+                               "organization the account is a participant member of)")
     _server_options(parser)
     args = parser.parse_intermixed_args(argv)
+    if args.in_flight < 1:
+        parser.error("--in-flight takes a number from 1 up")
+    if len(args.submissions) > 1 or args.batch or args.ledger or args.again or args.organization is not None:
+        return _submit_batch(parser, args)
     try:
         client = _client(parser, args)
-        result = submit.submit(client, args.submission, args.competition, args.phase, progress=_progress,
-                               even_if_closed=args.even_if_closed)
+        result = submit.submit(client, args.submissions[0], args.competition, args.phase, progress=_progress,
+                               even_if_closed=args.even_if_closed,
+                               **({} if args.timeout is None else {"timeout": args.timeout}))
         diffs = None
         if args.expect_replay:
-            replayed = replay.replay(args.expect_replay, args.submission, args.phase, platform="codabench")
+            replayed = replay.replay(args.expect_replay, args.submissions[0], args.phase, platform="codabench")
             diffs = submit.differences(result, replayed)
     except (codabench_api.ApiError, submit.SubmitError, replay.ReplayError, OSError) as exc:
         print("submit: %s" % exc, file=sys.stderr)
@@ -606,7 +632,56 @@ def submit_main(argv, how):
         print(json.dumps(dict(result, differences=diffs), sort_keys=True))
     else:
         print(submit.format_submitted(result, diffs))
-    return 0 if result["status"] == "Finished" and not diffs else 1
+    return 0 if result["status"] == "Finished" and not result.get("stuck") and not diffs else 1
+
+
+def _submit_batch(parser, args):
+    stop = threading.Event()
+    try:
+        client = _client(parser, args)
+        result = batch.submit_many(client, args.submissions, args.competition, args.phase, in_flight=args.in_flight,
+                                   ledger=args.ledger, timeout=args.timeout, again=args.again,
+                                   organization=args.organization, even_if_closed=args.even_if_closed,
+                                   progress=_progress, stop=stop)
+    except (codabench_api.ApiError, submit.SubmitError, OSError) as exc:
+        print("submit: %s" % exc, file=sys.stderr)
+        return 2
+    differ = 0
+    if args.expect_replay:
+        differ = _compare_with_replays(args.expect_replay, args.phase, result["entries"])
+    if args.json:
+        print(json.dumps({"account": result["account"], "ledger": result["ledger"],
+                          "interrupted": result["interrupted"],
+                          "submissions": [e.as_dict() for e in result["entries"]]}, sort_keys=True))
+    else:
+        print(batch.format_table(result))
+        if args.expect_replay:
+            print("the local replays give the same status and scores" if not differ else
+                  "ERROR: %d submission(s) differ from their local replay (the differences are in each row's "
+                  "replay field with --json, and above on stderr)" % differ)
+    if result["interrupted"]:
+        return 130
+    return 0 if batch.all_finished(result) and not differ else 1
+
+
+def _compare_with_replays(bundle, phase, entries):
+    """Replay every zip that reached a final status, and note each difference in its entry (entry.replay); the
+    number of zips that differ. Failed ones compare their status (the message is the program's own on both)."""
+    def one(entry):
+        replayed = replay.replay(bundle, entry.path, phase, platform="codabench")
+        local = {"status": replayed["status"], "scores": replayed["scores"] if entry.status == "Finished" else {}}
+        site = {"status": entry.status, "scores": entry.scores if entry.status == "Finished" else {}}
+        return submit.differences(site, local)
+
+    differ = 0
+    final = [e for e in entries if e.status in submit.DONE and not e.stuck]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
+        for entry, diffs in zip(final, pool.map(one, final)):
+            entry.replay = diffs
+            if diffs:
+                differ += 1
+                _progress("%s (submission %s): %s" % (entry.zip, entry.id, "; ".join(diffs)))
+    return differ
 
 
 # evaluate.py's two-file options that score passes on, and whether each takes a value (None: an optional one).

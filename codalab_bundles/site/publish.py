@@ -67,11 +67,12 @@ def show(value):
     return repr(value)
 
 
-def upload(client, path, kind, progress=None, **fields):
+def upload(client, path, kind, progress=None, name=None, **fields):
     """Create a dataset of ``kind`` for the file at ``path`` (and ``fields``, e.g. a submission's competition),
     upload it, mark it complete; returns (the site's answer to the creation: key, sassy_url; the answer to the
-    completion). On failure after the dataset exists, the ApiError's text says what is left."""
-    name = os.path.basename(str(path))
+    completion). ``name``: the file's name on the site (default: its own). On failure after the dataset exists, the
+    ApiError's text says what is left."""
+    name = name or os.path.basename(str(path))
     with open(str(path), "rb") as handle:
         data = handle.read()
     created = client.call("creating the %s dataset" % kind, "POST", "/api/datasets/",

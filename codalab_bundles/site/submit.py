@@ -13,12 +13,44 @@ from .codabench_api import ApiError, wait_for
 from .publish import api_instant, show, upload
 
 DONE = ("Finished", "Failed", "Cancelled")
-SCORING_TIMEOUT = 1800  # seconds: a phase's own limit is at most 600 s on the default queue; queues add waiting
+QUEUE_MARGIN = 600  # seconds granted beyond Codabench's own bound, for the queue ahead of a submission
+CELERY_PADDING = 1200  # Codabench's site gives each compute task a soft limit of the phase's time limit + 20 min
 SCORES_TIMEOUT = 20  # seconds the scores may trail the Finished status
+
+# What a submission's last status means when it never reached a final one, and what to do (Codabench at c7dbc756:
+# competitions/tasks.py, compute_worker.py; each checked on the local Codabench, see tools/codabench_local/FAULTS.md).
+STUCK = {
+    "Submitting": "the site has the file, but its site worker never sent the run to a compute worker (the "
+                  "site worker or the broker was down when the submission was made). Codabench does not retry "
+                  "it: the organizer re-runs it from the submissions page (or submits it again with --again)",
+    "Submitted": "it waits in the compute queue and no compute worker has taken it: every worker is busy with "
+                 "the submissions ahead of it, or none is serving the queue. Check the site's workers (its "
+                 "server status page); it runs as soon as one is free",
+    "Preparing": "a compute worker took it and has not reported since: the worker may have died or lost the "
+                 "site (then the broker hands the run to another worker once the dead one's connection closes), or "
+                 "it is downloading a large file. If no worker is running it, Codabench marks it Failed after "
+                 "24 hours; the organizer can re-run it sooner",
+    "Running": "a compute worker took it and has not reported an end: the worker may have died (the broker "
+               "hands the run to another worker once the dead one's connection closes), or its final report was "
+               "lost. If no worker is running it, Codabench marks it Failed after 24 hours; the organizer can "
+               "re-run it sooner",
+    "Scoring": "the prediction step ended and the scoring run has not reported an end (see Running)",
+}
+STUCK["None"] = STUCK["Submitting"]
 
 
 class SubmitError(Exception):
     pass
+
+
+def default_timeout(phase):
+    """Seconds to wait for one submission: Codabench's own bound on a run (the phase's time limit, capped at 600 s
+    on the default queue, plus the 20 minutes of its Celery soft limit) and a margin for the queue ahead."""
+    try:
+        limit = int(phase.get("execution_time_limit") or 600)
+    except (TypeError, ValueError):
+        limit = 600
+    return min(limit, 600) + CELERY_PADDING + QUEUE_MARGIN
 
 
 def phase_of(competition, number):
@@ -39,10 +71,9 @@ def closed(phase, now):
     return None
 
 
-def submit(client, path, competition_id, phase_number, progress=None, timeout=SCORING_TIMEOUT, even_if_closed=False,
-           now=None):
-    """Returns {"id", "status", "details", "scores": {key: float}, "row": the leaderboard row or None}."""
-    say = progress or (lambda text: None)
+def open_phase(client, competition_id, phase_number, even_if_closed=False, now=None):
+    """(competition, phase) as the site gives them; SubmitError when the account cannot see the competition, or
+    when the phase is closed (unless ``even_if_closed``)."""
     try:
         competition = client.call("reading competition %s" % competition_id, "GET", "/api/competitions/%s/"
                                   % competition_id)
@@ -58,29 +89,34 @@ def submit(client, path, competition_id, phase_number, progress=None, timeout=SC
     if why and not even_if_closed:
         raise SubmitError("phase %d (%s) is closed: %s; participants cannot submit to it now (an organizer's "
                           "rehearsal: --even-if-closed)" % (phase_number, phase.get("name"), why))
-    may_submit(client, competition, phase, phase_number, say)
-    say("submitting %s to phase %d (%s) of %s" % (path, phase_number, phase.get("name"), competition.get("title")))
-    dataset, _ = upload(client, path, "submission", competition=competition_id)
-    created = client.call("creating the submission", "POST", "/api/submissions/",
-                          {"phase": phase["id"], "data": dataset.get("key")})
-    submission_id = created.get("id")
-    say("submission %s created; waiting for the compute worker" % submission_id)
-    last = {}
+    return competition, phase
 
-    def poll():
-        found = client.call("reading submission %s" % submission_id, "GET", "/api/submissions/%s/" % submission_id)
-        if found.get("status") != last.get("status"):
-            say("  %s" % found.get("status"))
-        last.update(found)
-        return found
 
-    found = wait_for("waiting for submission %s to be scored" % submission_id, poll,
-                     lambda s: s.get("status") in DONE, timeout)
+def create(client, competition, phase, path, name=None, organization=None):
+    """Upload the zip at ``path`` (as ``name`` on the site) and make it a submission to ``phase``: its id."""
+    dataset, _ = upload(client, path, "submission", name=name, competition=competition["id"])
+    payload = {"phase": phase["id"], "data": dataset.get("key")}
+    if organization is not None:
+        payload["organization"] = organization  # the team it is made for: the site checks the membership
+    created = client.call("creating the submission", "POST", "/api/submissions/", payload)
+    return created.get("id")
+
+
+def read_submission(client, submission_id):
+    return client.call("reading submission %s" % submission_id, "GET", "/api/submissions/%s/" % submission_id)
+
+
+def outcome(client, competition, phase, found, say):
+    """The result of a submission that reached a final status (``found``: the site's record of it): waits the few
+    seconds the site may take to store the last scores, puts it on an Add leaderboard as the participant would, and
+    reads its row. {"id", "phase", "status", "details", "scores": {key: float}, "row": the row or None}."""
+    submission_id = found.get("id")
     if found.get("status") == "Finished":
         # the site stores the scores one by one, and may say Finished before the last: wait for every column
         expected = _score_keys(competition)
         try:
-            found = wait_for("waiting for the scores of submission %s" % submission_id, poll,
+            found = wait_for("waiting for the scores of submission %s" % submission_id,
+                             lambda: read_submission(client, submission_id),
                              lambda s: expected <= set(c.get("column_key") for c in s.get("scores") or []),
                              SCORES_TIMEOUT, interval=1.0)
         except ApiError:
@@ -100,6 +136,38 @@ def submit(client, path, competition_id, phase_number, progress=None, timeout=SC
             say("  (the leaderboard could not be read: %s)" % exc)
     return {"id": submission_id, "phase": phase.get("name"), "status": found.get("status"),
             "details": found.get("status_details") or "", "scores": scores, "row": row}
+
+
+def submit(client, path, competition_id, phase_number, progress=None, timeout=None, even_if_closed=False,
+           now=None):
+    """Returns {"id", "status", "details", "scores": {key: float}, "row": the leaderboard row or None}."""
+    say = progress or (lambda text: None)
+    competition, phase = open_phase(client, competition_id, phase_number, even_if_closed, now)
+    may_submit(client, competition, phase, phase_number, say)
+    timeout = default_timeout(phase) if timeout is None else timeout
+    say("submitting %s to phase %d (%s) of %s" % (path, phase_number, phase.get("name"), competition.get("title")))
+    submission_id = create(client, competition, phase, path)
+    say("submission %s created; waiting for the compute worker" % submission_id)
+    last = {}
+
+    def poll():
+        found = read_submission(client, submission_id)
+        if found.get("status") != last.get("status"):
+            say("  %s" % found.get("status"))
+        last.update(found)
+        return found
+
+    try:
+        found = wait_for("waiting for submission %s to be scored" % submission_id, poll,
+                         lambda s: s.get("status") in DONE, timeout)
+    except ApiError as exc:
+        if exc.status is not None or not last:
+            raise
+        return {"id": submission_id, "phase": phase.get("name"), "status": last.get("status"),
+                "details": last.get("status_details") or "", "scores": {}, "row": None,
+                "stuck": "still %s after %d s: %s" % (last.get("status"), timeout, STUCK.get(
+                    str(last.get("status")), "the site reports a status this command does not know"))}
+    return outcome(client, competition, phase, found, say)
 
 
 def may_submit(client, competition, phase, number, say):
@@ -169,6 +237,8 @@ def differences(result, replayed):
 def format_submitted(result, diffs=None):
     lines = ["submission %s to phase %s: %s%s" % (result["id"], result["phase"], result["status"],
                                                    " (%s)" % result["details"] if result["details"] else "")]
+    if result.get("stuck"):
+        lines.append("not final: %s" % result["stuck"])
     for key, value in result["scores"].items():
         lines.append("  %s: %r" % (key, value))
     if result["row"] is not None:

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Start a real Codabench on this machine, loopback only, from its own source (see README.md here).
 #
-#   tools/codabench_local/start.sh          idempotent: starts what is not running, leaves the rest
+#   tools/codabench_local/start.sh [--compute-workers N]
+#       idempotent: starts what is not running, leaves the rest; N compute workers (default 1, or
+#       $CODABENCH_LOCAL_COMPUTE_WORKERS), each Codabench's own worker serving the default queue with concurrency 1
+#       (as one worker container of the docker-compose file); workers beyond N left by an earlier start are stopped
 #
 # Services (127.0.0.1 only; ports overridable by the variables in brackets):
 #   web        Django ASGI site (uvicorn)                           :8765  [CODABENCH_LOCAL_WEB_PORT]
@@ -17,6 +20,18 @@
 # Reuses $CBI_ROOT (default /tmp/cbimport): codabench/ source tree, venv/, pg/ (made by
 # ../../../shared/tools/codabench-import/setup.sh).
 set -euo pipefail
+
+WORKERS=${CODABENCH_LOCAL_COMPUTE_WORKERS:-1}
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --compute-workers) WORKERS=${2:?--compute-workers needs a number}; shift ;;
+    --compute-workers=*) WORKERS=${1#*=} ;;
+    -h|--help) sed -n '2,4p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "codabench-local: unknown argument: $1 (start.sh [--compute-workers N])" >&2; exit 2 ;;
+  esac
+  shift
+done
+case "$WORKERS" in ''|*[!0-9]*|0) echo "codabench-local: --compute-workers takes a number from 1 up, not '$WORKERS'" >&2; exit 2 ;; esac
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=${CODABENCH_LOCAL_ROOT:-/tmp/codabench-local}
@@ -194,21 +209,43 @@ else
 fi
 wait_for docker-proxy 20 test -S "$RUN/docker.sock"
 cd "$CB/compute_worker"
-BROKER_URL="pyamqp://guest:guest@127.0.0.1:$CODABENCH_LOCAL_AMQP_PORT//" HOST_DIRECTORY=$HOSTDIR \
-CONTAINER_SOCKET="unix://$RUN/docker.sock" PYTHONPATH="$CB/src/settings" LOG_LEVEL=${CODABENCH_LOCAL_WORKER_LOG_LEVEL:-info} \
-  launch compute-worker env -u DJANGO_SETTINGS_MODULE "$WVENV/bin/celery" -A compute_worker worker -l info -Q compute-worker \
-  -n "compute-worker@%h" --concurrency=1 || true
+# Worker i is service "compute-worker" (i = 1) or "compute-worker-i": its own Celery node name, pid file and log.
+# Each takes one submission at a time (concurrency 1, prefetch 1, acks late: compute_worker/celery_config.py), so N
+# workers score N submissions at once; all share /codabench (every run has its own mkdtemp folder, the cache is shared).
+worker_name() { if [ "$1" = 1 ]; then echo compute-worker; else echo "compute-worker-$1"; fi; }
+for i in $(seq "$WORKERS"); do
+  BROKER_URL="pyamqp://guest:guest@127.0.0.1:$CODABENCH_LOCAL_AMQP_PORT//" HOST_DIRECTORY=$HOSTDIR \
+  CONTAINER_SOCKET="unix://$RUN/docker.sock" PYTHONPATH="$CB/src/settings" LOG_LEVEL=${CODABENCH_LOCAL_WORKER_LOG_LEVEL:-info} \
+    launch "$(worker_name "$i")" env -u DJANGO_SETTINGS_MODULE "$WVENV/bin/celery" -A compute_worker worker -l info \
+    -Q compute-worker -n "$(worker_name "$i")@%h" --concurrency=1 || true
+done
+# Workers an earlier start made beyond N: a warm shutdown (TERM: the worker finishes its run first, as Celery does)
+for pidfile in "$RUN"/compute-worker-*.pid; do
+  [ -e "$pidfile" ] || continue
+  name=$(basename "$pidfile" .pid); i=${name#compute-worker-}
+  if [ "$i" -gt "$WORKERS" ] 2>/dev/null; then
+    pid=$(cat "$pidfile")
+    if kill -0 "$pid" 2>/dev/null; then
+      kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null
+      for _ in $(seq 1200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+      kill -KILL -- "-$pid" 2>/dev/null || true
+      say "$name stopped (only $WORKERS asked for)"
+    fi
+    rm -f "$pidfile"
+  fi
+done
 
 # ---------------------------------------------------------------- ready?
 cd "$ROOT"
 wait_for web 90 curl -fs -o /dev/null "$WEB_URL/api/competitions/front_page/"
-for w in site-worker compute-worker; do
+for w in site-worker $(for i in $(seq "$WORKERS"); do worker_name "$i"; done); do
   wait_for "$w" 90 sh -c "tail -c +\$(( \$(cat '$RUN/$w.logoffset' 2>/dev/null || echo 0) + 1 )) '$LOGS/$w.log' | grep -q 'ready\.'"
 done
 cat <<EOF
 codabench-local: ready
   site:   $WEB_URL   (API: $WEB_URL/api/, docs: $WEB_URL/api/docs/)
   S3:     $S3_URL (moto)   broker: amqp://127.0.0.1:$CODABENCH_LOCAL_AMQP_PORT   redis: 127.0.0.1:$CODABENCH_LOCAL_REDIS_PORT
-  logs:   $LOGS/{web,site-worker,compute-worker,docker-proxy,s3,redis,rabbitmq}.log
+  workers: $WORKERS compute worker(s) on the default queue (compute-worker, compute-worker-2, ...)
+  logs:   $LOGS/{web,site-worker,compute-worker*,docker-proxy,s3,redis,rabbitmq}.log
   token:  $HERE/token.sh      stop: $HERE/stop.sh [--wipe]
 EOF

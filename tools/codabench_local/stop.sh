@@ -32,7 +32,9 @@ stop_one() {  # name [seconds]: TERM the service's process group (its own sessio
   rm -f "$RUN/$name.pid"
 }
 
-stop_one compute-worker 30
+for pidfile in "$RUN"/compute-worker.pid "$RUN"/compute-worker-*.pid; do
+  [ -e "$pidfile" ] && stop_one "$(basename "$pidfile" .pid)" 30
+done
 stop_one site-worker 30
 stop_one web 20
 stop_one docker-proxy 5

@@ -1,0 +1,346 @@
+"""``submit`` of many zips at once: a bounded number in flight on the site, progress, a final table, and a ledger so
+that a second call after an interruption submits nothing the site already has and only waits for what still runs.
+
+What a zip is, on the site: its SHA-256. Each zip is uploaded under the name ``<its name, 18 characters>-<the first
+16 hex digits of its SHA-256>.zip`` (Codabench keeps 35 characters of a file's name, and the submission listing
+searches the stored file name: ``GET /api/submissions/?phase=<id>&search=<digits>``), so the site itself can say
+whether it has a zip, even to a call from another machine without the ledger. The ledger (JSON lines, appended and
+synced at each step, ``~/.cache/codalab-bundles/submit/<site>/competition-<id>-phase-<n>.jsonl`` unless given) records
+for each (account, team, SHA-256) the submission id as soon as the site returns it, then its final status; a zip
+whose upload was interrupted before the site answered is looked up on the site before it is sent again.
+
+Waiting is bounded: a submission that has not reached a final status after ``timeout`` seconds of waiting is reported
+with its last status, what that status means on Codabench (see STUCK) and what to do; the ledger keeps it, and the
+next call waits for it again rather than submitting it anew.
+"""
+import concurrent.futures
+import hashlib
+import json
+import os
+import re
+import threading
+import time
+import urllib.parse
+
+from .codabench_api import ApiError
+from .submit import DONE, STUCK, SubmitError, create, default_timeout, may_submit, open_phase, outcome, read_submission
+
+LEDGER_HOME = os.path.join(os.path.expanduser("~"), ".cache", "codalab-bundles", "submit")
+IN_FLIGHT = 4
+POLL = 5.0  # seconds between two reads of a submission in flight
+NAME_DIGITS = 16  # hex digits of the SHA-256 in the file name the site keeps
+
+
+
+def sha256_of(path):
+    digest = hashlib.sha256()
+    with open(str(path), "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def site_file_name(path, sha256):
+    """The zip's name on the site: its own name cut to 18 characters and the first 16 digits of its SHA-256."""
+    stem = os.path.basename(str(path))
+    stem = stem[:-4] if stem.lower().endswith(".zip") else stem
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", stem)[:18] or "submission"
+    return "%s-%s.zip" % (stem, sha256[:NAME_DIGITS])
+
+
+def default_ledger(server, competition_id, phase_number):
+    parsed = urllib.parse.urlparse(server)
+    site = "%s_%s" % (parsed.hostname, parsed.port or {"http": 80, "https": 443}.get(parsed.scheme))
+    site = "".join(c if c.isalnum() or c in "._-" else "_" for c in site)
+    return os.path.join(LEDGER_HOME, site, "competition-%s-phase-%s.jsonl" % (competition_id, phase_number))
+
+
+class Ledger(object):
+    """Append-only JSON lines; the last line of a (account, team, sha256) wins. Each line is flushed and synced
+    before the step it records is taken further, so an interruption loses at most the step in progress."""
+
+    def __init__(self, path):
+        self.path = str(path)
+        self._lock = threading.Lock()
+
+    def load(self):
+        records = {}
+        try:
+            with open(self.path, encoding="utf-8") as handle:
+                lines = handle.read().splitlines()
+        except FileNotFoundError:
+            return records
+        for line in lines:
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue  # a line cut by an interruption
+            if isinstance(record, dict) and record.get("sha256"):
+                key = (record.get("account"), record.get("organization"), record["sha256"])
+                records[key] = dict(records.get(key, {}), **record)
+        return records
+
+    def write(self, **record):
+        record["at"] = round(time.time(), 3)
+        line = json.dumps(record, sort_keys=True) + "\n"
+        with self._lock:
+            folder = os.path.dirname(self.path)
+            if folder:
+                os.makedirs(folder, exist_ok=True)
+            with open(self.path, "a", encoding="utf-8") as handle:
+                handle.write(line)
+                handle.flush()
+                os.fsync(handle.fileno())
+
+
+class Entry(object):
+    """One zip of the batch and what became of it."""
+
+    def __init__(self, path, sha256):
+        self.path, self.sha256 = str(path), sha256
+        self.zip = os.path.basename(self.path)
+        self.id = None
+        self.origin = "new"  # new: submitted by this call; ledger / site: found there, not submitted again
+        self.status, self.details, self.scores, self.row = None, "", {}, None
+        self.message = ""  # a failed submission's stderr, as the participant reads it on the site
+        self.stuck = None  # the meaning of the last status, when waiting ended before a final one
+        self.error = None  # a step that failed for this zip (the site's own words)
+        self.same_as = None  # an earlier zip of the batch with the same bytes
+        self.waited = None  # seconds from submission (or from the start of waiting) to the final status
+        self.replay = None  # with --expect-replay: where the site and the local replay differ
+
+    def as_dict(self):
+        return {"zip": self.path, "sha256": self.sha256, "submission": self.id, "origin": self.origin,
+                "status": self.status, "details": self.details, "scores": self.scores, "row": self.row,
+                "message": self.message, "stuck": self.stuck, "error": self.error, "same_as": self.same_as,
+                "seconds": self.waited, "replay": self.replay}
+
+
+def participant_message(client, submission_id, limit=1 << 20):
+    """The last lines of a failed submission's stderr (scoring first), as its page shows them; '' when none."""
+    try:
+        details = client.call("reading submission %s's logs" % submission_id, "GET",
+                              "/api/submissions/%s/get_details/" % submission_id) or {}
+    except ApiError:
+        return ""
+    logs = dict((log.get("name"), log.get("data_file")) for log in details.get("logs") or [] if isinstance(log, dict))
+    for name in ("scoring_stderr", "prediction_stderr", "scoring_ingestion_stderr", "prediction_ingestion_stderr"):
+        url = logs.get(name)
+        if not url:
+            continue
+        try:
+            text = client.fetch("reading submission %s's %s" % (submission_id, name), url)[-limit:]
+        except ApiError:
+            continue
+        lines = [line.strip() for line in text.decode("utf-8", "replace").splitlines() if line.strip()]
+        if lines:
+            return "\n".join(lines[-3:])
+    return ""
+
+
+def _on_site(client, phase, account, wanted):
+    """{sha256 prefix: the account's submission record} for the zips of ``wanted`` (prefixes) the site has."""
+    found = {}
+    listing = client.call("listing this account's submissions of the phase", "GET",
+                          "/api/submissions/?phase=%s" % phase["id"])
+    listing = listing.get("results", []) if isinstance(listing, dict) else (listing or [])
+    for record in sorted(listing, key=lambda r: r.get("id") or 0):
+        if record.get("owner") != account or record.get("parent") is not None or record.get("is_soft_deleted"):
+            continue
+        match = re.search(r"-([0-9a-f]{%d})\.zip$" % NAME_DIGITS, str(record.get("filename") or ""))
+        if match and match.group(1) in wanted:
+            found.setdefault(match.group(1), record)  # the first one made, should there be several
+    return found
+
+
+def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT, ledger=None, timeout=None,
+                again=False, organization=None, even_if_closed=False, progress=None, now=None, poll=POLL,
+                sleep=time.sleep, clock=time.monotonic, stop=None):
+    """Submit every zip of ``paths`` (at most ``in_flight`` not yet final on the site at once) and wait for each.
+    Returns {"competition", "phase", "account", "ledger", "entries": [Entry], "interrupted": bool}. ``stop``: a
+    threading.Event that ends the call early (the caller's Ctrl-C): nothing new is sent after it is set."""
+    say = progress or (lambda text: None)
+    stop = stop or threading.Event()
+    competition, phase = open_phase(client, competition_id, phase_number, even_if_closed, now)
+    may_submit(client, competition, phase, phase_number, say)
+    account = (client.call("reading this account", "GET", "/api/my_profile/") or {}).get("username")
+    if not account:
+        raise SubmitError("the site did not say which account this token is (GET /api/my_profile/)")
+    ledger = Ledger(ledger or default_ledger(client.server, competition_id, phase_number))
+    timeout = default_timeout(phase) if timeout is None else timeout
+
+    entries, first = [], {}
+    for path in paths:
+        entry = Entry(path, sha256_of(path))
+        if entry.sha256 in first:
+            entry.same_as = first[entry.sha256].zip
+        else:
+            first[entry.sha256] = entry
+        entries.append(entry)
+    unique = [e for e in entries if e.same_as is None]
+
+    known = {} if again else ledger.load()
+    for entry in unique:
+        record = known.get((account, organization, entry.sha256)) or {}
+        if record.get("submission") is not None:
+            entry.id, entry.origin = record["submission"], "ledger"
+    missing = dict((e.sha256[:NAME_DIGITS], e) for e in unique if e.id is None)
+    if missing and not again:
+        for prefix, record in _on_site(client, phase, account, set(missing)).items():
+            entry = missing[prefix]
+            entry.id, entry.origin = record.get("id"), "site"
+            ledger.write(account=account, organization=organization, sha256=entry.sha256, zip=entry.path,
+                         submission=entry.id, stage="found on the site")
+    resumed = [e for e in unique if e.id is not None]
+    say("%d zip(s) for phase %d (%s) of %s, as %s%s: %d already on the site, %d to submit; at most %d in flight; "
+        "ledger %s" % (len(entries), phase_number, phase.get("name"), competition.get("title"), account,
+                       " for team %s" % organization if organization is not None else "", len(resumed),
+                       len(unique) - len(resumed), in_flight, ledger.path))
+
+    counts = {"done": 0}
+    lock = threading.Lock()
+
+    def pause():
+        """Wait between two reads; True when the call is being stopped."""
+        if sleep is time.sleep:
+            return stop.wait(poll)
+        sleep(poll)
+        return stop.is_set()
+
+    def finished(entry):
+        with lock:
+            counts["done"] += 1
+            done = counts["done"]
+        what = entry.error or (("%s (%s)" % (entry.status, entry.stuck.split(":")[0])) if entry.stuck else
+                               entry.status)
+        say("[%d/%d] %s: submission %s %s%s" % (done, len(unique), entry.zip, entry.id if entry.id else "-", what,
+                                                "" if entry.waited is None else " after %d s" % entry.waited))
+
+    def follow(entry):
+        if stop.is_set():
+            return
+        try:
+            started = clock()
+            if entry.id is None:
+                ledger.write(account=account, organization=organization, sha256=entry.sha256, zip=entry.path,
+                             stage="uploading")
+                entry.id = create(client, competition, phase, entry.path, site_file_name(entry.path, entry.sha256),
+                                  organization)
+                ledger.write(account=account, organization=organization, sha256=entry.sha256, zip=entry.path,
+                             submission=entry.id, stage="submitted")
+            last = None
+            while True:
+                found = read_submission(client, entry.id)
+                status = found.get("status")
+                if status != last:
+                    last = status
+                if status in DONE:
+                    break
+                if clock() - started > timeout:
+                    entry.status, entry.details = status, found.get("status_details") or ""
+                    entry.stuck = STUCK.get(str(status), "the site reports a status this command does not know")
+                    ledger.write(account=account, organization=organization, sha256=entry.sha256, zip=entry.path,
+                                 submission=entry.id, stage="still %s after %d s" % (status, timeout))
+                    return
+                if pause():
+                    entry.status = status
+                    return
+            result = outcome(client, competition, phase, found, lambda text: None)
+            entry.status, entry.details = result["status"], result["details"]
+            entry.scores, entry.row = result["scores"], result["row"]
+            entry.waited = int(round(clock() - started))
+            if entry.status != "Finished":
+                entry.message = participant_message(client, entry.id)
+            ledger.write(account=account, organization=organization, sha256=entry.sha256, zip=entry.path,
+                         submission=entry.id, stage="final", status=entry.status, scores=entry.scores)
+        except ApiError as exc:
+            entry.error = str(exc)
+        finally:
+            if not stop.is_set() or entry.status in DONE:
+                finished(entry)
+
+    order = resumed + [e for e in unique if e.id is None]  # wait for what runs already before adding more
+    interrupted = False
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, in_flight))
+    try:
+        futures = [pool.submit(follow, entry) for entry in order]
+        for future in futures:
+            while True:
+                try:
+                    future.result(timeout=1.0)
+                    break
+                except concurrent.futures.TimeoutError:
+                    continue
+    except KeyboardInterrupt:
+        interrupted = True
+        stop.set()
+        say("interrupted: nothing more is sent; the submissions made so far are in the ledger, and the same "
+            "command again waits for them without submitting them twice")
+    finally:
+        pool.shutdown(wait=True)
+    interrupted = interrupted or stop.is_set()
+    for entry in entries:
+        if entry.same_as is not None:
+            twin = first[entry.sha256]
+            for field in ("id", "status", "details", "scores", "row", "message", "stuck", "error", "waited"):
+                setattr(entry, field, getattr(twin, field))
+            entry.origin = "same file"
+    return {"competition": competition, "phase": phase, "account": account, "ledger": ledger.path,
+            "entries": entries, "interrupted": interrupted, "timeout": timeout}
+
+
+def _score_text(scores):
+    return ", ".join("%s=%s" % (key, ("%.10f" % value).rstrip("0").rstrip(".")) for key, value in scores.items())
+
+
+def format_table(result):
+    """The final table: zip, submission id, status, the scores or the participant's message, and a summary."""
+    rows = [("zip", "submission", "status", "scores, or the participant's message")]
+    for entry in result["entries"]:
+        status = entry.status or ("error" if entry.error else "not sent")
+        if entry.stuck:
+            status = "%s (not final)" % status
+        if entry.origin in ("ledger", "site"):
+            status += " [earlier]"
+        elif entry.origin == "same file":
+            status += " [= %s]" % entry.same_as
+        if entry.error:
+            what = entry.error
+        elif entry.stuck:
+            what = entry.stuck
+        elif entry.status == "Finished":
+            what = _score_text(entry.scores) or "no score stored"
+        else:
+            what = (entry.message or entry.details or "no message").replace("\n", " | ")
+        rows.append((entry.zip, "-" if entry.id is None else str(entry.id), status, what))
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    lines = ["  ".join(r[i].ljust(widths[i]) for i in range(3)) + "  " + r[3] for r in rows]
+    lines.append(summary(result))
+    return "\n".join(lines)
+
+
+def summary(result):
+    entries = [e for e in result["entries"] if e.same_as is None]
+    count = dict((s, sum(1 for e in entries if e.status == s and not e.stuck)) for s in DONE)
+    stuck = sum(1 for e in entries if e.stuck)
+    errors = sum(1 for e in entries if e.error)
+    unsent = sum(1 for e in entries if e.id is None and not e.error)
+    new = sum(1 for e in entries if e.origin == "new" and e.id is not None)
+    parts = ["%d Finished" % count["Finished"], "%d Failed" % count["Failed"]]
+    if count["Cancelled"]:
+        parts.append("%d Cancelled" % count["Cancelled"])
+    if stuck:
+        parts.append("%d not final after %d s" % (stuck, result["timeout"]))
+    if errors:
+        parts.append("%d with an error" % errors)
+    if unsent:
+        parts.append("%d not sent" % unsent)
+    text = "%d submission(s): %s; %d submitted now, %d found from an earlier call" % (
+        len(entries), ", ".join(parts), new, sum(1 for e in entries if e.origin in ("ledger", "site")))
+    if result["interrupted"] or stuck or unsent:
+        text += "\nthe same command again waits for what is still running and submits only what the site lacks"
+    return text
+
+
+def all_finished(result):
+    return all(e.status == "Finished" and not e.stuck and not e.error for e in result["entries"])
