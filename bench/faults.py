@@ -6,8 +6,8 @@ batch of submissions is being scored, with what Codabench itself then does and w
 
 Each scenario: 2 compute workers; a new toxic-spans competition; ``submit`` (the command, as an organizer runs it)
 with a batch of distinct zips (valid runs and format errors), ``--timeout`` bounding its wait; the fault injected by
-tools/codabench_local/restart.sh at a chosen moment; then the same command again (it must submit nothing twice and
-wait only for what still runs); then an audit of the site: every zip there exactly once, in a final status, with its
+tools/codabench_local/restart.sh at a chosen moment; then the same command again, with --rerun-stuck (it must submit
+nothing twice and wait only for what still runs); then an audit of the site: every zip there exactly once, in a final status, with its
 local replay's scores (Finished) or the participant's own message (Failed). The observations are printed and
 written as JSON; tools/codabench_local/FAULTS.md says what they mean.
 
@@ -39,6 +39,7 @@ from codalab_bundles.zips import pack
 HERE = Path(__file__).resolve().parent
 WORKERS = 2
 TIMEOUT = 240  # seconds submit waits for one submission: the stuck ones are reported, not waited for forever
+SECOND_TIMEOUT = 90  # the second call's (with --rerun-stuck: a submission still Submitting is run again once)
 
 
 def make_zips(bundle, phase, folder, count, seed):
@@ -138,7 +139,7 @@ def scenario(name, env, bundle, phase, folder, count, seed):
              "stdout": Path(str(ledger) + ".out").read_text(), "stderr": Path(str(ledger) + ".err").read_text()}
     live_site.start(WORKERS)  # everything up again, whatever the fault left
     status, out, err, seconds = live_site.run_submit(env, zips, competition, phase, ledger, "--timeout",
-                                                     str(TIMEOUT), "--in-flight", "4")
+                                                     str(SECOND_TIMEOUT), "--in-flight", "4", "--rerun-stuck")
     second = {"exit": status, "seconds": round(seconds), "stdout": out, "stderr": err}
     report = live_site.audit(env, phase_id, zips, expected)
     return {"scenario": name, "competition": competition, "zips": len(zips), "fault": fault, "first": first,

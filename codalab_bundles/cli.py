@@ -547,7 +547,7 @@ def publish_main(argv, how):
         result = publish.publish(client, args.bundle, progress=_progress)
     except (codabench_api.ApiError, publish.PublishError, OSError, zipfile.BadZipFile) as exc:
         print("publish: %s" % exc, file=sys.stderr)
-        return 2
+        return 130 if isinstance(exc, publish.Interrupted) else 2
     if args.json:
         print(json.dumps(dict(result, phases=[[n, str(a), b and str(b)] for n, a, b in result["phases"]]),
                          sort_keys=True))
@@ -608,13 +608,17 @@ def submit_main(argv, how):
                                "~/.cache/codalab-bundles/submit/<site>/competition-<id>-phase-<n>.jsonl)")
     batch_options.add_argument("--again", action="store_true", help="submit every zip anew, even those the site "
                                "already has")
+    batch_options.add_argument("--rerun-stuck", action="store_true", help="run again, once, a submission still "
+                               "Submitting after --timeout (its dispatch was lost): the organizer's Run, which keeps "
+                               "its id")
     batch_options.add_argument("--organization", type=int, metavar="ID", help="submit for this team (a Codabench "
                                "organization the account is a participant member of)")
     _server_options(parser)
     args = parser.parse_intermixed_args(argv)
     if args.in_flight < 1:
         parser.error("--in-flight takes a number from 1 up")
-    if len(args.submissions) > 1 or args.batch or args.ledger or args.again or args.organization is not None:
+    if len(args.submissions) > 1 or args.batch or args.ledger or args.again or args.rerun_stuck or \
+            args.organization is not None:
         return _submit_batch(parser, args)
     try:
         client = _client(parser, args)
@@ -642,7 +646,7 @@ def _submit_batch(parser, args):
         result = batch.submit_many(client, args.submissions, args.competition, args.phase, in_flight=args.in_flight,
                                    ledger=args.ledger, timeout=args.timeout, again=args.again,
                                    organization=args.organization, even_if_closed=args.even_if_closed,
-                                   progress=_progress, stop=stop)
+                                   progress=_progress, stop=stop, rerun_stuck=args.rerun_stuck)
     except (codabench_api.ApiError, submit.SubmitError, OSError) as exc:
         print("submit: %s" % exc, file=sys.stderr)
         return 2

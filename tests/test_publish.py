@@ -359,3 +359,29 @@ def test_update_shows_where_a_long_text_changed(toy_bundle, tmp_path):
     # shown with the 20 characters before it and what follows.
     assert "  ~ title: live ...019, this is the 2024 edition (93 characters, differs from character 85) -> bundle " \
            "...019, this is the 2025 edition (93 characters, differs from character 85)\n" in proc.stdout
+
+
+@pytest.mark.parametrize("interrupt_at, left", [
+    ("uploading", "nothing was made on the site. Publishing again is safe"),
+    ("  sent", "no competition was made; the site keeps the dataset record k-competition_bundle of the upload (8192 "
+               "bytes of the bundle were sent), which nothing will unpack"),  # http.client sends 8192 bytes at a time
+    ("Codabench is unpacking", "the bundle was uploaded and Codabench is unpacking it (creation status 3): the "
+                               "competition appears among your competitions if the site accepts it, unpublished "
+                               "(%s/api/competitions/3/creation_status/ says how it ended). Publishing again makes a "
+                               "second competition: look first"),
+])
+def test_an_interrupted_publish_says_what_it_left_on_the_site(toy_bundle, interrupt_at, left):
+    fake = FakeCodabench(stored_phases=_stored(toy_bundle))
+    try:
+        def progress(text):
+            if text.startswith(interrupt_at):
+                raise KeyboardInterrupt
+        client = codabench_api.Client(fake.url, TOKEN)
+        with pytest.raises(publish.Interrupted) as caught:
+            publish.publish(client, toy_bundle, progress=progress)
+    finally:
+        fake.close()
+    expected = left % fake.url if "%s" in left else left
+    assert str(caught.value).startswith("interrupted: " + expected)
+    made = [p for m, p, _ in fake.calls if m == "POST"]
+    assert made == ([] if interrupt_at == "uploading" else ["/api/datasets/"])

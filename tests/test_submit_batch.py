@@ -40,6 +40,7 @@ class Site(object):
         self.account = account
         self.submissions, self.files, self.datasets = {}, {}, {}
         self.posts, self.calls, self.max_in_flight = 0, [], 0
+        self.reruns = []
         self.drop_answer_of = set()  # creations whose answer is lost (the site makes the submission, no reply)
         self.lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -71,6 +72,8 @@ class Site(object):
                 entry["message"] = "Submission error: run.txt, line 1: 'bad' is not a score"
             elif text == "stuck":
                 entry["steps"] = ["Running"]
+            elif text == "lost":  # the site worker lost the dispatch: it stays Submitting until it is run again
+                entry["status"], entry["steps"], entry["score"] = "Submitting", [], 0.9
             else:
                 entry["score"] = float(text)
             self.submissions[number] = entry
@@ -142,6 +145,14 @@ class Site(object):
                     return self._answer(201, {"key": key, "sassy_url": site.url + "/storage/" + key})
                 if method == "PUT" and path.startswith("/api/datasets/completed/"):
                     return self._answer(200, {})
+                if method == "POST" and path.endswith("/run_submission/"):
+                    entry = site.submissions[int(path.split("/")[3])]
+                    if entry["status"] != "Submitting":
+                        return self._answer(403, {"detail": "Cannot run a submission which is not in submitting "
+                                                            "status"})
+                    entry["steps"] = ["Running", "Finished"]
+                    site.reruns.append(entry["id"])
+                    return self._answer(200, {"id": entry["id"]})
                 if method == "POST" and path == "/api/submissions/":
                     request = json.loads(body)
                     number = site._create(request["data"])
@@ -248,7 +259,8 @@ def test_the_wait_is_bounded_and_says_what_the_last_status_means_then_a_second_c
     assert stuck.status == "Running" and stuck.stuck == submit.STUCK["Running"]
     assert not batch.all_finished(first)
     assert "1 not final after 0 s" in batch.summary(first)
-    assert "stuck.zip  2           Running (not final)  a compute worker took it" in batch.format_table(first)
+    assert "stuck.zip  %d           Running (not final)  a compute worker took it" % stuck.id in \
+        batch.format_table(first)
     site.submissions[stuck.id]["steps"] = ["Finished"]
     site.submissions[stuck.id]["score"] = 0.2
     second = _many(site, paths, tmp_path / "ledger.jsonl")
@@ -325,3 +337,16 @@ def test_the_command_prints_the_table_and_exits_by_what_the_site_did(site, tmp_p
     assert [(r["origin"], r["status"]) for r in rows] == [("ledger", "Finished"), ("new", "Failed")]
     assert rows[1]["message"] == "Submission error: run.txt, line 1: 'bad' is not a score"
     assert site.posts == 3
+
+
+def test_a_submission_whose_dispatch_was_lost_is_run_again_once_when_asked_keeping_its_id(site, tmp_path):
+    paths = [_zip(tmp_path, "lost.zip", "lost")]
+    first = _many(site, paths, tmp_path / "ledger.jsonl", timeout=0.2)
+    entry = first["entries"][0]
+    assert entry.status == "Submitting" and entry.stuck == submit.STUCK["Submitting"] and site.reruns == []
+    assert "submit --rerun-stuck" in entry.stuck
+    second = _many(site, paths, tmp_path / "ledger.jsonl", timeout=0.2, rerun_stuck=True)
+    entry = second["entries"][0]
+    assert site.reruns == [entry.id] and site.posts == 1
+    assert entry.status == "Finished" and entry.scores == {"score": 0.9} and entry.rerun
+    assert "Finished [earlier] [run again]" in batch.format_table(second)

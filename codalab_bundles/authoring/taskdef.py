@@ -79,6 +79,7 @@ class Task(object):
         self.end_date = spec.get("end_date")
         self.competition_type = spec.get("competition_type", "competition")
         self.contact_email = spec.get("contact_email")
+        self.queue = (spec.get("queue") or "").strip() or None  # Codabench only: the vhost of a custom queue
         self.forum_enabled = bool(spec.get("forum_enabled", True))
         self.show_detailed_results_in_leaderboard = bool(spec.get("show_detailed_results_in_leaderboard", True))
         self.pages = spec["pages"]

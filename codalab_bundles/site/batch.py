@@ -108,12 +108,13 @@ class Entry(object):
         self.same_as = None  # an earlier zip of the batch with the same bytes
         self.waited = None  # seconds from submission (or from the start of waiting) to the final status
         self.replay = None  # with --expect-replay: where the site and the local replay differ
+        self.rerun = False  # it stayed Submitting and was run again (--rerun-stuck)
 
     def as_dict(self):
         return {"zip": self.path, "sha256": self.sha256, "submission": self.id, "origin": self.origin,
                 "status": self.status, "details": self.details, "scores": self.scores, "row": self.row,
                 "message": self.message, "stuck": self.stuck, "error": self.error, "same_as": self.same_as,
-                "seconds": self.waited, "replay": self.replay}
+                "seconds": self.waited, "replay": self.replay, "rerun": self.rerun}
 
 
 def participant_message(client, submission_id, limit=1 << 20):
@@ -155,10 +156,12 @@ def _on_site(client, phase, account, wanted):
 
 def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT, ledger=None, timeout=None,
                 again=False, organization=None, even_if_closed=False, progress=None, now=None, poll=POLL,
-                sleep=time.sleep, clock=time.monotonic, stop=None):
+                sleep=time.sleep, clock=time.monotonic, stop=None, rerun_stuck=False):
     """Submit every zip of ``paths`` (at most ``in_flight`` not yet final on the site at once) and wait for each.
     Returns {"competition", "phase", "account", "ledger", "entries": [Entry], "interrupted": bool}. ``stop``: a
-    threading.Event that ends the call early (the caller's Ctrl-C): nothing new is sent after it is set."""
+    threading.Event that ends the call early (the caller's Ctrl-C): nothing new is sent after it is set.
+    ``rerun_stuck``: a submission still Submitting after ``timeout`` (its dispatch was lost) is run again once, as
+    the organizer's "run" does (POST /api/submissions/<id>/run_submission/: the same submission, its id kept)."""
     say = progress or (lambda text: None)
     stop = stop or threading.Event()
     competition, phase = open_phase(client, competition_id, phase_number, even_if_closed, now)
@@ -236,7 +239,15 @@ def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT
                     last = status
                 if status in DONE:
                     break
-                if clock() - started > timeout:
+                if clock() - started > timeout and status == "Submitting" and rerun_stuck and not entry.rerun:
+                    # the site worker lost its dispatch: the organizer's "run" sends the same submission again
+                    client.call("running submission %s again" % entry.id, "POST",
+                                "/api/submissions/%s/run_submission/" % entry.id, {}, safe=False)
+                    entry.rerun = True
+                    ledger.write(account=account, organization=organization, sha256=entry.sha256, zip=entry.path,
+                                 submission=entry.id, stage="run again (it stayed Submitting)")
+                    started = clock()
+                elif clock() - started > timeout:
                     entry.status, entry.details = status, found.get("status_details") or ""
                     entry.stuck = STUCK.get(str(status), "the site reports a status this command does not know")
                     ledger.write(account=account, organization=organization, sha256=entry.sha256, zip=entry.path,
@@ -302,6 +313,8 @@ def format_table(result):
             status = "%s (not final)" % status
         if entry.origin in ("ledger", "site"):
             status += " [earlier]"
+        if entry.rerun:
+            status += " [run again]"
         elif entry.origin == "same file":
             status += " [= %s]" % entry.same_as
         if entry.error:

@@ -24,6 +24,10 @@ class PublishError(Exception):
     """Publishing stopped; the message says which step failed and what is left on the site, if anything."""
 
 
+class Interrupted(PublishError):
+    """Publishing was interrupted (Ctrl-C); the message says what is left on the site."""
+
+
 def bundle_phases(path):
     """[(name, start, end)] that Codabench should store from the bundle (naive UTC datetimes)."""
     with zipfile.ZipFile(str(path)) as archive:
@@ -67,7 +71,7 @@ def show(value):
     return repr(value)
 
 
-def upload(client, path, kind, progress=None, name=None, **fields):
+def upload(client, path, kind, progress=None, name=None, on_created=None, **fields):
     """Create a dataset of ``kind`` for the file at ``path`` (and ``fields``, e.g. a submission's competition),
     upload it, mark it complete; returns (the site's answer to the creation: key, sassy_url; the answer to the
     completion). ``name``: the file's name on the site (default: its own). On failure after the dataset exists, the
@@ -78,6 +82,8 @@ def upload(client, path, kind, progress=None, name=None, **fields):
     created = client.call("creating the %s dataset" % kind, "POST", "/api/datasets/",
                           # unnamed, as the site's own pages do (a name must be unique in the account)
                           dict(fields, type=kind, request_sassy_file_name=name, file_name=name, file_size=len(data)))
+    if on_created:
+        on_created(created)
     try:
         client.upload("uploading %s to storage" % name, created["sassy_url"], data, "application/zip", progress)
         done = client.call("marking the upload complete", "PUT", "/api/datasets/completed/%s/" % created.get("key"))
@@ -93,24 +99,35 @@ def publish(client, path, progress=None, timeout=CREATION_TIMEOUT):
     """Upload the bundle and wait for the competition; returns {"id", "url", "phases": stored, "differences"}."""
     expected = bundle_phases(path)
     say = progress or (lambda text: None)
-    say("uploading %s (%d bytes)" % (os.path.basename(str(path)), os.path.getsize(str(path))))
     shown = set()
+    left = {"dataset": None, "status": None, "sent": 0}
 
     def sent(count, total):  # a line at each quarter
+        left["sent"] = count
         quarter = 4 * count // max(total, 1)
         if quarter not in shown:
             shown.add(quarter)
             say("  sent %d of %d bytes (%d%%)" % (count, total, 100 * count // max(total, 1)))
-    created, done = upload(client, path, "competition_bundle", sent)
-    status_id = done.get("status_id")
-    if status_id is None:
-        raise PublishError("marking the upload complete: Codabench did not start unpacking the bundle (answer: %r)"
-                           % done)
-    say("Codabench is unpacking the bundle (status %s)" % status_id)
-    status = wait_for("waiting for the competition to be created", lambda: client.call(
-        "reading the creation status", "GET", "/api/competitions/%s/creation_status/" % status_id),
-        lambda s: (s or {}).get("status") in ("Finished", "Failed"), timeout,
-        progress=lambda waited: say("  still unpacking after %d s" % waited))
+    try:
+        say("uploading %s (%d bytes)" % (os.path.basename(str(path)), os.path.getsize(str(path))))
+        created, done = upload(client, path, "competition_bundle", sent,
+                               on_created=lambda answer: left.update(dataset=answer.get("key")))
+        status_id = done.get("status_id")
+        if status_id is None:
+            raise PublishError("marking the upload complete: Codabench did not start unpacking the bundle "
+                               "(answer: %r)" % done)
+        left["status"] = status_id
+        say("Codabench is unpacking the bundle (status %s)" % status_id)
+        status = wait_for("waiting for the competition to be created", lambda: client.call(
+            "reading the creation status", "GET", "/api/competitions/%s/creation_status/" % status_id),
+            lambda s: (s or {}).get("status") in ("Finished", "Failed"), timeout,
+            progress=lambda waited: say("  still unpacking after %d s" % waited))
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted: %s" % left_on_site(client, left))
+    except ApiError as exc:
+        if left["status"] is None:
+            raise  # upload's own text says what is left
+        raise PublishError("%s; %s" % (exc, left_on_site(client, left)))
     if status.get("status") != "Finished":
         # unpack_competition deletes the uploaded bundle when it fails (mark_status_as_failed_and_delete_dataset)
         raise PublishError("Codabench refused the bundle: %s (no competition was made, and the site deleted the "
@@ -121,6 +138,20 @@ def publish(client, path, progress=None, timeout=CREATION_TIMEOUT):
     return {"id": competition_id, "url": "%s/competitions/%s/" % (client.server, competition_id),
             "title": competition.get("title"), "phases": stored,
             "differences": phase_differences(expected, stored)}
+
+
+def left_on_site(client, left):
+    """What an interrupted publish leaves on the site, and what to do about it."""
+    if left["status"] is not None:
+        return ("the bundle was uploaded and Codabench is unpacking it (creation status %s): the competition "
+                "appears among your competitions if the site accepts it, unpublished (%s/api/competitions/%s/"
+                "creation_status/ says how it ended). Publishing again makes a second competition: look first"
+                % (left["status"], client.server, left["status"]))
+    if left["dataset"] is not None:
+        return ("no competition was made; the site keeps the dataset record %s of the upload (%d bytes of the "
+                "bundle were sent), which nothing will unpack (Codabench offers no way to delete it). Publishing "
+                "again is safe" % (left["dataset"], left["sent"]))
+    return "nothing was made on the site. Publishing again is safe"
 
 
 def format_published(result):

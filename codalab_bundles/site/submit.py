@@ -20,9 +20,11 @@ SCORES_TIMEOUT = 20  # seconds the scores may trail the Finished status
 # What a submission's last status means when it never reached a final one, and what to do (Codabench at c7dbc756:
 # competitions/tasks.py, compute_worker.py; each checked on the local Codabench, see tools/codabench_local/FAULTS.md).
 STUCK = {
-    "Submitting": "the site has the file, but its site worker never sent the run to a compute worker (the "
-                  "site worker or the broker was down when the submission was made). Codabench does not retry "
-                  "it: the organizer re-runs it from the submissions page (or submits it again with --again)",
+    "Submitting": "the site has the file, but no site worker sent the run to a compute worker: the site worker "
+                  "was stopped while it dispatched the run (Celery had taken the task off its queue, so nothing "
+                  "retries it), or the competition does not run submissions by itself (auto_run_submissions off). "
+                  "The organizer runs it as it is, keeping its id: its Run button on the submissions page, or "
+                  "submit --rerun-stuck (POST /api/submissions/<id>/run_submission/)",
     "Submitted": "it waits in the compute queue and no compute worker has taken it: every worker is busy with "
                  "the submissions ahead of it, or none is serving the queue. Check the site's workers (its "
                  "server status page); it runs as soon as one is free",

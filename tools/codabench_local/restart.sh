@@ -5,8 +5,9 @@
 #   tools/codabench_local/restart.sh SERVICE [--kill] [--down SECONDS]
 #
 # SERVICE: compute-worker, compute-worker-N, site-worker, web, rabbitmq (the broker) or s3 (the storage).
-# --kill: SIGKILL to the service's whole process group (a machine lost, an OOM kill), instead of the clean stop
-#         (TERM; Celery's warm shutdown finishes the run in progress first; rabbitmqctl stop for the broker).
+# --kill: SIGKILL to the service's whole process group (a machine lost, an OOM kill), instead of the clean stop,
+#         which is `docker stop`'s: TERM to the service's main process (Celery's warm shutdown lets the task in
+#         progress end; rabbitmqctl stop for the broker), then SIGKILL to all of it after 10 s.
 # --down: seconds to stay down before starting again (default 0). The start is start.sh's, with as many compute
 #         workers as are running now (or were, for a worker that is restarted).
 # s3 (moto, objects in memory): the objects are saved just before the stop and put back at the start, as stop.sh
@@ -53,10 +54,11 @@ else
     HOME=$ROOT/rabbitmq/home ERL_EPMD_PORT=$EPMD_PORT /usr/lib/rabbitmq/bin/rabbitmqctl -n codabench_local@localhost \
       stop > /dev/null 2>&1
   fi
-  kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null
-  say "$SERVICE stopping (TERM, pid $pid)"
+  kill -TERM "$pid" 2>/dev/null
+  say "$SERVICE stopping (TERM to pid $pid, as docker stop)"
 fi
-for _ in $(seq 2400); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+for _ in $(seq 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+kill -0 "$pid" 2>/dev/null && say "$SERVICE still running after 10 s: SIGKILL, as docker stop"
 kill -KILL -- "-$pid" 2>/dev/null || true
 rm -f "$RUN/$SERVICE.pid"
 say "$SERVICE down"
