@@ -38,7 +38,7 @@ from codalab_bundles.zips import pack
 
 HERE = Path(__file__).resolve().parent
 WORKERS = 2
-TIMEOUT = 240  # seconds submit waits for one submission: the stuck ones are reported, not waited for forever
+TIMEOUT = 150  # seconds submit waits for one submission: the stuck ones are reported, not waited for forever
 SECOND_TIMEOUT = 90  # the second call's (with --rerun-stuck: a submission still Submitting is run again once)
 
 

@@ -41,6 +41,7 @@ class Site(object):
         self.submissions, self.files, self.datasets = {}, {}, {}
         self.posts, self.calls, self.max_in_flight = 0, [], 0
         self.reruns = []
+        self.limit = None  # the phase's submissions a day: can_make_submission says no past it
         self.drop_answer_of = set()  # creations whose answer is lost (the site makes the submission, no reply)
         self.lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -134,6 +135,9 @@ class Site(object):
                          "execution_time_limit": 60}],
                         "leaderboards": [{"submission_rule": "Force_Last", "columns": [{"key": "score"}]}]})
                 if path.startswith("/api/can_make_submission/"):
+                    if site.limit is not None and site.posts >= site.limit:
+                        return self._answer(200, {"can": False, "reason": "Reached maximum allowed submissions "
+                                                                          "for today for this phase"})
                     return self._answer(200, {"can": True, "reason": None})
                 if path == "/api/my_profile/":
                     return self._answer(200, {"username": site.account})
@@ -350,3 +354,24 @@ def test_a_submission_whose_dispatch_was_lost_is_run_again_once_when_asked_keepi
     assert site.reruns == [entry.id] and site.posts == 1
     assert entry.status == "Finished" and entry.scores == {"score": 0.9} and entry.rerun
     assert "Finished [earlier] [run again]" in batch.format_table(second)
+
+
+def test_past_the_phases_limit_nothing_is_uploaded_and_the_sites_reason_is_given(site, tmp_path):
+    paths = [_zip(tmp_path, "run%d.zip" % n, str(n / 10)) for n in range(4)]
+    site.limit = 2
+    result = _many(site, paths, tmp_path / "ledger.jsonl", in_flight=1)
+    assert site.posts == 2 and len(site.datasets) == 2  # nothing uploaded for the two refused
+    refused = [e for e in result["entries"] if e.error]
+    assert [e.error for e in refused] == ["not sent: the site says Reached maximum allowed submissions for today "
+                                          "for this phase"] * 2
+    assert "2 with an error" in batch.summary(result)
+    # the next call, with nothing new it may send, still waits for and reports what the site has
+    again = _many(site, paths[:2], tmp_path / "ledger.jsonl")
+    assert [e.status for e in again["entries"]] == ["Finished", "Finished"] and site.posts == 2
+
+
+def test_an_html_error_page_is_said_by_its_title():
+    page = b"<!doctype html>\n<html lang='en'>\n<head>\n  <title>Server Error (500)</title>\n</head>\n<body>" \
+           b"<h1>Server Error (500)</h1><p></p></body></html>"
+    assert codabench_api._codabench_text(page) == "an HTML page: Server Error (500)"
+    assert codabench_api._codabench_text(b'{"detail": "Invalid token."}') == "Invalid token."

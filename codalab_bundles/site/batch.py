@@ -165,7 +165,6 @@ def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT
     say = progress or (lambda text: None)
     stop = stop or threading.Event()
     competition, phase = open_phase(client, competition_id, phase_number, even_if_closed, now)
-    may_submit(client, competition, phase, phase_number, say)
     account = (client.call("reading this account", "GET", "/api/my_profile/") or {}).get("username")
     if not account:
         raise SubmitError("the site did not say which account this token is (GET /api/my_profile/)")
@@ -195,6 +194,9 @@ def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT
             ledger.write(account=account, organization=organization, sha256=entry.sha256, zip=entry.path,
                          submission=entry.id, stage="found on the site")
     resumed = [e for e in unique if e.id is not None]
+    if len(resumed) < len(unique):
+        # only when something is to be sent: waiting for what the site has needs no right to submit more
+        may_submit(client, competition, phase, phase_number, say)
     say("%d zip(s) for phase %d (%s) of %s, as %s%s: %d already on the site, %d to submit; at most %d in flight; "
         "ledger %s" % (len(entries), phase_number, phase.get("name"), competition.get("title"), account,
                        " for team %s" % organization if organization is not None else "", len(resumed),
@@ -225,6 +227,13 @@ def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT
         try:
             started = clock()
             if entry.id is None:
+                # the site's own check first: past a limit (submissions a day, in all) the creation would be a
+                # bare HTTP 500 after the upload; this way the reason is the site's and nothing is left behind
+                answer = client.call("asking whether this account may submit to phase %s" % phase["id"], "GET",
+                                     "/api/can_make_submission/%s/" % phase["id"]) or {}
+                if not answer.get("can", True):
+                    entry.error = "not sent: the site says %s" % (answer.get("reason") or "no (without a reason)")
+                    return
                 ledger.write(account=account, organization=organization, sha256=entry.sha256, zip=entry.path,
                              stage="uploading")
                 entry.id = create(client, competition, phase, entry.path, site_file_name(entry.path, entry.sha256),

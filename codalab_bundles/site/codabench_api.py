@@ -14,6 +14,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import os
+import re
 import socket
 import stat
 import time
@@ -100,6 +101,10 @@ def _codabench_text(body):
     try:
         data = json.loads(text)
     except ValueError:
+        if text[:200].lstrip().lower().startswith(("<!doctype html", "<html")):
+            # Django's error page: its title says all it says ("Server Error (500)"), the rest is markup
+            found = re.search(r"<title>(.*?)</title>", text, re.IGNORECASE | re.DOTALL)
+            return "an HTML page: %s" % (found.group(1).strip() if found else "no title")
         return text[:500] or "(empty response)"
     if isinstance(data, dict) and set(data) == {"detail"}:
         return str(data["detail"])
