@@ -42,6 +42,7 @@ class Site(object):
         self.posts, self.calls, self.max_in_flight = 0, [], 0
         self.reruns = []
         self.limit = None  # the phase's submissions a day: can_make_submission says no past it
+        self.failing_datasets = 0
         self.drop_answer_of = set()  # creations whose answer is lost (the site makes the submission, no reply)
         self.lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -142,6 +143,9 @@ class Site(object):
                 if path == "/api/my_profile/":
                     return self._answer(200, {"username": site.account})
                 if method == "POST" and path == "/api/datasets/":
+                    if site.failing_datasets:  # the storage is down: the site cannot make the placeholder file
+                        site.failing_datasets -= 1
+                        return self._answer(500, {"detail": "Server Error (500)"})
                     request = json.loads(body)
                     with site.lock:
                         key = "d%d" % len(site.datasets)
@@ -164,9 +168,10 @@ class Site(object):
                         self.close_connection = True
                         return  # made, but the answer never reaches the caller
                     return self._answer(201, {"id": number})
-                if path == "/api/submissions/?phase=101":
+                if path.startswith("/api/submissions/?phase=101"):
+                    search = path.partition("&search=")[2]  # Codabench searches the stored file's name
                     return self._answer(200, [site._record(s) for s in sorted(
-                        site.submissions.values(), key=lambda s: -s["id"])])
+                        site.submissions.values(), key=lambda s: -s["id"]) if search in s["filename"]])
                 if path.startswith("/api/submissions/") and path.endswith("/get_details/"):
                     number = int(path.split("/")[3])
                     return self._answer(200, {"logs": [{"name": "scoring_stderr",
@@ -198,6 +203,7 @@ def _client(site):
 
 def _many(site, paths, ledger, **options):
     options.setdefault("poll", 0.01)
+    options.setdefault("resend_pauses", (0.01, 0.01))
     return batch.submit_many(_client(site), paths, 11, 1, ledger=str(ledger), **options)
 
 
@@ -243,17 +249,24 @@ def test_another_accounts_submission_of_the_same_file_is_not_taken_for_ours(site
 def test_a_creation_whose_answer_was_lost_is_found_on_the_site_not_sent_again(site, tmp_path):
     paths = [_zip(tmp_path, "run%d.zip" % n, str(n / 10)) for n in range(3)]
     site.drop_answer_of = {2}
-    first = _many(site, paths, tmp_path / "ledger.jsonl", in_flight=1)
-    assert site.posts == 3
-    lost = [e for e in first["entries"] if e.error]
-    assert len(lost) == 1 and lost[0].id is None and "creating the submission: no answer" in lost[0].error
-    assert "1 with an error" in batch.summary(first)
-    stages = [(r["zip"], r["stage"]) for r in batch.Ledger(tmp_path / "ledger.jsonl").load().values()]
-    assert (lost[0].path, "uploading") in stages
+    said = []
+    first = _many(site, paths, tmp_path / "ledger.jsonl", in_flight=1, progress=said.append)
+    assert site.posts == 3 and batch.all_finished(first)  # the site made it; it was not sent a second time
+    lost = [e for e in first["entries"] if e.id == 2][0]
+    assert "  %s: the site had made it after all: submission 2" % lost.zip in said
+    assert any(line.startswith("  %s: creating the submission: no answer" % lost.zip) for line in said)
     second = _many(site, paths, tmp_path / "ledger.jsonl")
-    assert site.posts == 3  # nothing sent twice: the site had it under its name
-    assert sorted(e.origin for e in second["entries"]) == ["ledger", "ledger", "site"]
-    assert batch.all_finished(second)
+    assert site.posts == 3 and [e.origin for e in second["entries"]] == ["ledger"] * 3
+
+
+def test_an_upload_the_site_failed_is_sent_again_once_the_site_shows_it_was_not_made(site, tmp_path):
+    site.failing_datasets = 2  # the storage was down for two tries
+    result = _many(site, [_zip(tmp_path, "run.zip", "0.6")], tmp_path / "ledger.jsonl")
+    assert site.posts == 1 and batch.all_finished(result) and result["entries"][0].scores == {"score": 0.6}
+    site.failing_datasets = 3  # longer than the pauses: the step's own error
+    result = _many(site, [_zip(tmp_path, "other.zip", "0.7")], tmp_path / "ledger.jsonl")
+    assert result["entries"][0].error == "creating the submission dataset: HTTP 500: Server Error (500)"
+    assert site.posts == 1
 
 
 def test_the_wait_is_bounded_and_says_what_the_last_status_means_then_a_second_call_waits_only(site, tmp_path):

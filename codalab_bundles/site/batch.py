@@ -29,6 +29,7 @@ LEDGER_HOME = os.path.join(os.path.expanduser("~"), ".cache", "codalab-bundles",
 IN_FLIGHT = 4
 POLL = 5.0  # seconds between two reads of a submission in flight
 NAME_DIGITS = 16  # hex digits of the SHA-256 in the file name the site keeps
+RESEND_PAUSES = (20, 60)  # seconds before sending a zip again whose upload or creation the site failed (5xx, none)
 
 
 
@@ -142,8 +143,9 @@ def participant_message(client, submission_id, limit=1 << 20):
 def _on_site(client, phase, account, wanted):
     """{sha256 prefix: the account's submission record} for the zips of ``wanted`` (prefixes) the site has."""
     found = {}
+    search = "&search=%s" % list(wanted)[0] if len(wanted) == 1 else ""  # the stored file name holds it
     listing = client.call("listing this account's submissions of the phase", "GET",
-                          "/api/submissions/?phase=%s" % phase["id"])
+                          "/api/submissions/?phase=%s%s" % (phase["id"], search))
     listing = listing.get("results", []) if isinstance(listing, dict) else (listing or [])
     for record in sorted(listing, key=lambda r: r.get("id") or 0):
         if record.get("owner") != account or record.get("parent") is not None or record.get("is_soft_deleted"):
@@ -156,7 +158,7 @@ def _on_site(client, phase, account, wanted):
 
 def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT, ledger=None, timeout=None,
                 again=False, organization=None, even_if_closed=False, progress=None, now=None, poll=POLL,
-                sleep=time.sleep, clock=time.monotonic, stop=None, rerun_stuck=False):
+                sleep=time.sleep, clock=time.monotonic, stop=None, rerun_stuck=False, resend_pauses=RESEND_PAUSES):
     """Submit every zip of ``paths`` (at most ``in_flight`` not yet final on the site at once) and wait for each.
     Returns {"competition", "phase", "account", "ledger", "entries": [Entry], "interrupted": bool}. ``stop``: a
     threading.Event that ends the call early (the caller's Ctrl-C): nothing new is sent after it is set.
@@ -205,11 +207,12 @@ def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT
     counts = {"done": 0}
     lock = threading.Lock()
 
-    def pause():
-        """Wait between two reads; True when the call is being stopped."""
+    def pause(seconds=None):
+        """Wait between two reads (or ``seconds``); True when the call is being stopped."""
+        seconds = poll if seconds is None else seconds
         if sleep is time.sleep:
-            return stop.wait(poll)
-        sleep(poll)
+            return stop.wait(seconds)
+        sleep(seconds)
         return stop.is_set()
 
     def finished(entry):
@@ -221,25 +224,48 @@ def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT
         say("[%d/%d] %s: submission %s %s%s" % (done, len(unique), entry.zip, entry.id if entry.id else "-", what,
                                                 "" if entry.waited is None else " after %d s" % entry.waited))
 
+    def send(entry):
+        """Upload the zip and make it a submission; a step the site did not answer, or answered with a server error
+        (its storage or broker down), is tried again after a pause, but only once the site's listing shows that
+        the submission was not made after all (a creation can fail after the site made it)."""
+        for attempt in range(len(resend_pauses) + 1):
+            # the site's own check first: past a limit (submissions a day, in all) the creation would be a
+            # bare HTTP 500 after the upload; this way the reason is the site's and nothing is left behind
+            answer = client.call("asking whether this account may submit to phase %s" % phase["id"], "GET",
+                                 "/api/can_make_submission/%s/" % phase["id"]) or {}
+            if not answer.get("can", True):
+                entry.error = "not sent: the site says %s" % (answer.get("reason") or "no (without a reason)")
+                return
+            ledger.write(account=account, organization=organization, sha256=entry.sha256, zip=entry.path,
+                         stage="uploading")
+            try:
+                entry.id = create(client, competition, phase, entry.path, site_file_name(entry.path, entry.sha256),
+                                  organization)
+            except ApiError as exc:
+                if (exc.status is not None and exc.status < 500) or attempt == len(resend_pauses):
+                    raise
+                say("  %s: %s; trying again in %d s" % (entry.zip, exc, resend_pauses[attempt]))
+                if pause(resend_pauses[attempt]):
+                    return
+                made = _on_site(client, phase, account, {entry.sha256[:NAME_DIGITS]})
+                if made:
+                    entry.id = list(made.values())[0].get("id")
+                    say("  %s: the site had made it after all: submission %s" % (entry.zip, entry.id))
+                else:
+                    continue
+            ledger.write(account=account, organization=organization, sha256=entry.sha256, zip=entry.path,
+                         submission=entry.id, stage="submitted")
+            return
+
     def follow(entry):
         if stop.is_set():
             return
         try:
             started = clock()
             if entry.id is None:
-                # the site's own check first: past a limit (submissions a day, in all) the creation would be a
-                # bare HTTP 500 after the upload; this way the reason is the site's and nothing is left behind
-                answer = client.call("asking whether this account may submit to phase %s" % phase["id"], "GET",
-                                     "/api/can_make_submission/%s/" % phase["id"]) or {}
-                if not answer.get("can", True):
-                    entry.error = "not sent: the site says %s" % (answer.get("reason") or "no (without a reason)")
+                send(entry)
+                if entry.id is None:
                     return
-                ledger.write(account=account, organization=organization, sha256=entry.sha256, zip=entry.path,
-                             stage="uploading")
-                entry.id = create(client, competition, phase, entry.path, site_file_name(entry.path, entry.sha256),
-                                  organization)
-                ledger.write(account=account, organization=organization, sha256=entry.sha256, zip=entry.path,
-                             submission=entry.id, stage="submitted")
             last = None
             while True:
                 found = read_submission(client, entry.id)
