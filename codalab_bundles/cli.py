@@ -608,9 +608,10 @@ def submit_main(argv, how):
                                "~/.cache/codalab-bundles/submit/<site>/competition-<id>-phase-<n>.jsonl)")
     batch_options.add_argument("--again", action="store_true", help="submit every zip anew, even those the site "
                                "already has")
-    batch_options.add_argument("--rerun-stuck", action="store_true", help="run again, once, a submission still "
-                               "Submitting after --timeout (its dispatch was lost): the organizer's Run, which keeps "
-                               "its id")
+    batch_options.add_argument("--rerun-stuck", action="store_true", help="a submission not final after --timeout "
+                               "is run again the organizer's way: one still Submitting (its dispatch was lost) by "
+                               "its Run, keeping its id; one still Running (no worker will end it), or Submitting "
+                               "again, cancelled and re-run as a new submission of the same file")
     batch_options.add_argument("--organization", type=int, metavar="ID", help="submit for this team (a Codabench "
                                "organization the account is a participant member of)")
     _server_options(parser)

@@ -41,6 +41,8 @@ class Site(object):
         self.submissions, self.files, self.datasets = {}, {}, {}
         self.posts, self.calls, self.max_in_flight = 0, [], 0
         self.reruns = []
+        self.lose = True  # "lost" runs stay Submitting (the site worker down); once it is back they run
+        self.next_id = 0  # ids are never reused, as a database's
         self.limit = None  # the phase's submissions a day: can_make_submission says no past it
         self.failing_datasets = 0
         self.drop_answer_of = set()  # creations whose answer is lost (the site makes the submission, no reply)
@@ -55,7 +57,7 @@ class Site(object):
     def add(self, owner, filename, status="Finished", score=0.5):
         """A submission already on the site (another account's, or an earlier call's)."""
         with self.lock:
-            number = len(self.submissions) + 1
+            number = self.next_id = self.next_id + 1
             self.submissions[number] = {"id": number, "owner": owner, "filename": filename, "status": status,
                                         "steps": [], "score": score, "message": ""}
         return number
@@ -66,7 +68,7 @@ class Site(object):
     def _create(self, key):
         text = zipfile.ZipFile(io.BytesIO(self.files[key])).read("run.txt").decode()
         with self.lock:
-            number = len(self.submissions) + 1
+            number = self.next_id = self.next_id + 1
             entry = {"id": number, "owner": self.account, "filename": self.datasets[key], "status": "Submitted",
                      "score": None, "message": "", "steps": ["Running", "Finished"]}
             if text == "bad":
@@ -74,10 +76,10 @@ class Site(object):
                 entry["message"] = "Submission error: run.txt, line 1: 'bad' is not a score"
             elif text == "stuck":
                 entry["steps"] = ["Running"]
-            elif text == "lost":  # the site worker lost the dispatch: it stays Submitting until it is run again
+            elif text == "lost" and self.lose:  # the site worker lost the dispatch: it stays Submitting until it is run again
                 entry["status"], entry["steps"], entry["score"] = "Submitting", [], 0.9
             else:
-                entry["score"] = float(text)
+                entry["score"] = 0.9 if text == "lost" else float(text)
             self.submissions[number] = entry
             self.posts += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight())
@@ -112,6 +114,9 @@ class Site(object):
 
             def do_PUT(self):
                 self._route("PUT")
+
+            def do_DELETE(self):
+                self._route("DELETE")
 
             def _route(self, method):
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
@@ -153,18 +158,33 @@ class Site(object):
                     return self._answer(201, {"key": key, "sassy_url": site.url + "/storage/" + key})
                 if method == "PUT" and path.startswith("/api/datasets/completed/"):
                     return self._answer(200, {})
+                if method == "GET" and path.endswith("/cancel_submission/"):  # a GET, as Codabench has it
+                    entry = site.submissions[int(path.split("/")[3])]
+                    if entry.get("broken"):  # a file its record names was never written: save() raises
+                        return self._answer(500, {"detail": "Server Error (500)"})
+                    entry["status"], entry["steps"] = "Cancelled", []
+                    return self._answer(200, {"canceled": True})
+                if method == "POST" and path.endswith("/re_run_submission/"):
+                    old = site.submissions[int(path.split("/")[3])]
+                    if old["status"] not in submit.DONE:
+                        return self._answer(403, {"detail": "Cannot request a re-run on a submission that has not "
+                                                            "finished processing."})
+                    number = site.add(old["owner"], old["filename"], status="Submitted", score=0.8)
+                    site.submissions[number]["steps"] = ["Running", "Finished"]
+                    return self._answer(200, {"id": number})
                 if method == "POST" and path.endswith("/run_submission/"):
                     entry = site.submissions[int(path.split("/")[3])]
                     if entry["status"] != "Submitting":
                         return self._answer(403, {"detail": "Cannot run a submission which is not in submitting "
                                                             "status"})
-                    entry["steps"] = ["Running", "Finished"]
+                    if not entry.get("broken"):  # a broken one stays: its dispatch fails again
+                        entry["steps"] = ["Running", "Finished"]
                     site.reruns.append(entry["id"])
                     return self._answer(200, {"id": entry["id"]})
                 if method == "POST" and path == "/api/submissions/":
                     request = json.loads(body)
                     number = site._create(request["data"])
-                    if number in site.drop_answer_of or len(site.submissions) in site.drop_answer_of:
+                    if number in site.drop_answer_of:
                         self.close_connection = True
                         return  # made, but the answer never reaches the caller
                     return self._answer(201, {"id": number})
@@ -172,10 +192,19 @@ class Site(object):
                     search = path.partition("&search=")[2]  # Codabench searches the stored file's name
                     return self._answer(200, [site._record(s) for s in sorted(
                         site.submissions.values(), key=lambda s: -s["id"]) if search in s["filename"]])
+                if path.endswith("/cancel_submission/") or path.endswith("run_submission/") and method != "POST":
+                    return self._answer(405, {"detail": 'Method "%s" not allowed.' % method})
                 if path.startswith("/api/submissions/") and path.endswith("/get_details/"):
                     number = int(path.split("/")[3])
                     return self._answer(200, {"logs": [{"name": "scoring_stderr",
                                                         "data_file": site.url + "/storage/log-%d" % number}]})
+                if method == "DELETE" and path.startswith("/api/submissions/"):
+                    del site.submissions[int(path.split("/")[3])]
+                    self.send_response(204)
+                    self.end_headers()
+                    return
+                if path.startswith("/api/submissions/") and int(path.split("/")[3]) not in site.submissions:
+                    return self._answer(404, {"detail": "No Submission matches the given query."})
                 if path.startswith("/api/submissions/"):
                     entry = site.submissions[int(path.split("/")[3])]
                     with site.lock:
@@ -388,3 +417,43 @@ def test_an_html_error_page_is_said_by_its_title():
            b"<h1>Server Error (500)</h1><p></p></body></html>"
     assert codabench_api._codabench_text(page) == "an HTML page: Server Error (500)"
     assert codabench_api._codabench_text(b'{"detail": "Invalid token."}') == "Invalid token."
+
+
+def test_a_run_no_worker_will_end_is_cancelled_and_re_run_and_the_re_run_is_what_counts(site, tmp_path):
+    paths = [_zip(tmp_path, "stuck.zip", "stuck")]
+    said = []
+    result = _many(site, paths, tmp_path / "ledger.jsonl", timeout=0.2, rerun_stuck=True, progress=said.append)
+    entry = result["entries"][0]
+    assert entry.previous == [1] and entry.id == 2 and site.submissions[1]["status"] == "Cancelled"
+    assert entry.status == "Finished" and entry.scores == {"score": 0.8} and site.posts == 1
+    assert "  stuck.zip: submission 1 cancelled and re-run as submission 2 (it stayed Running)" in said
+    assert "Finished [re-run of 1]" in batch.format_table(result)
+    # another machine's call finds the re-run, not the cancelled original
+    elsewhere = _many(site, paths, tmp_path / "other.jsonl")
+    assert elsewhere["entries"][0].id == 2 and elsewhere["entries"][0].origin == "site"
+
+
+def test_a_stuck_submission_the_site_cannot_cancel_is_deleted_and_sent_again(site, tmp_path):
+    paths = [_zip(tmp_path, "lost.zip", "lost")]
+    first = _many(site, paths, tmp_path / "ledger.jsonl", timeout=0.2)
+    site.submissions[1]["broken"] = True  # the storage was down when it was dispatched
+    site.lose = False  # and is up again
+    said = []
+    second = _many(site, paths, tmp_path / "ledger.jsonl", timeout=0.2, rerun_stuck=True, progress=said.append)
+    entry = second["entries"][0]
+    assert first["entries"][0].id == 1 and 1 not in site.submissions and site.posts == 2
+    assert entry.previous == [1] and entry.id == 2 and entry.status == "Finished" and entry.rerun == 2
+    assert "  lost.zip: submission 1 run again (it stayed Submitting)" in said
+    assert "  lost.zip: submission 1 deleted (the site could not cancel it: Server Error (500)) and sent again as " \
+           "submission 2 (it stayed Submitting)" in said
+
+
+def test_a_submission_deleted_on_the_site_since_is_sent_again(site, tmp_path):
+    paths = [_zip(tmp_path, "run.zip", "0.3")]
+    _many(site, paths, tmp_path / "ledger.jsonl")
+    del site.submissions[1]  # the organizer deleted it
+    said = []
+    again = _many(site, paths, tmp_path / "ledger.jsonl", progress=said.append)
+    entry = again["entries"][0]
+    assert "  run.zip: submission 1 is no longer on the site: sending it again" in said
+    assert entry.id == 2 and entry.previous == [1] and entry.status == "Finished" and site.posts == 2

@@ -109,13 +109,15 @@ class Entry(object):
         self.same_as = None  # an earlier zip of the batch with the same bytes
         self.waited = None  # seconds from submission (or from the start of waiting) to the final status
         self.replay = None  # with --expect-replay: where the site and the local replay differ
-        self.rerun = False  # it stayed Submitting and was run again (--rerun-stuck)
+        self.rerun = 0  # times it was run again, stuck (--rerun-stuck)
+        self.previous = []  # the ids it had before a cancel and re-run
 
     def as_dict(self):
         return {"zip": self.path, "sha256": self.sha256, "submission": self.id, "origin": self.origin,
                 "status": self.status, "details": self.details, "scores": self.scores, "row": self.row,
                 "message": self.message, "stuck": self.stuck, "error": self.error, "same_as": self.same_as,
-                "seconds": self.waited, "replay": self.replay, "rerun": self.rerun}
+                "seconds": self.waited, "replay": self.replay, "rerun": self.rerun,
+                "previous": self.previous}
 
 
 def participant_message(client, submission_id, limit=1 << 20):
@@ -152,7 +154,9 @@ def _on_site(client, phase, account, wanted):
             continue
         match = re.search(r"-([0-9a-f]{%d})\.zip$" % NAME_DIGITS, str(record.get("filename") or ""))
         if match and match.group(1) in wanted:
-            found.setdefault(match.group(1), record)  # the first one made, should there be several
+            # the first one made, should there be several, unless it was cancelled (a stuck run re-run)
+            if match.group(1) not in found or found[match.group(1)].get("status") == "Cancelled":
+                found[match.group(1)] = record
     return found
 
 
@@ -162,8 +166,8 @@ def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT
     """Submit every zip of ``paths`` (at most ``in_flight`` not yet final on the site at once) and wait for each.
     Returns {"competition", "phase", "account", "ledger", "entries": [Entry], "interrupted": bool}. ``stop``: a
     threading.Event that ends the call early (the caller's Ctrl-C): nothing new is sent after it is set.
-    ``rerun_stuck``: a submission still Submitting after ``timeout`` (its dispatch was lost) is run again once, as
-    the organizer's "run" does (POST /api/submissions/<id>/run_submission/: the same submission, its id kept)."""
+    ``rerun_stuck``: a submission not final after ``timeout`` is run again the organizer's way (see ``rescue``),
+    twice at most, each time with a new ``timeout``."""
     say = progress or (lambda text: None)
     stop = stop or threading.Event()
     competition, phase = open_phase(client, competition_id, phase_number, even_if_closed, now)
@@ -257,6 +261,41 @@ def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT
                          submission=entry.id, stage="submitted")
             return
 
+    def rescue(entry, status):
+        """A submission stuck in ``status``, run again the organizer's way: first a lost dispatch (Submitting) is
+        run as it is (run_submission: same id); a run no worker will end (Running, Preparing, Scoring), or a
+        Submitting one that running again did not move (its placeholder files were never written: the storage was
+        down), is cancelled and re-run (re_run_submission: a new submission of the same file)."""
+        if status == "Submitting" and not entry.rerun:
+            client.call("running submission %s again" % entry.id, "POST",
+                        "/api/submissions/%s/run_submission/" % entry.id, {}, safe=False)
+            what = "run again (it stayed Submitting)"
+        else:
+            old = entry.id
+            try:
+                # a GET in Codabench (SubmissionViewSet.cancel_submission), though it changes the submission
+                client.call("cancelling submission %s" % old, "GET", "/api/submissions/%s/cancel_submission/" % old,
+                            safe=False)
+                made = client.call("re-running submission %s" % old, "POST",
+                                   "/api/submissions/%s/re_run_submission/" % old, {}, safe=False) or {}
+                entry.id = made.get("id")
+                what = "cancelled and re-run as submission %s (it stayed %s)" % (entry.id, status)
+            except ApiError as exc:
+                if exc.status is None or exc.status < 500:
+                    raise
+                # Codabench cannot save it (a file its record names was never written: the storage was down),
+                # so it can be neither cancelled nor re-run; it can be deleted, and the zip sent anew
+                client.call("deleting submission %s" % old, "DELETE", "/api/submissions/%s/" % old, safe=False)
+                entry.id = None
+                send(entry)
+                what = "deleted (the site could not cancel it: %s) and sent again as submission %s (it stayed %s)" % (
+                    exc.text, entry.id, status)
+            entry.previous.append(old)
+        entry.rerun += 1
+        say("  %s: submission %s %s" % (entry.zip, (entry.previous or [entry.id])[-1], what))
+        ledger.write(account=account, organization=organization, sha256=entry.sha256, zip=entry.path,
+                     submission=entry.id, stage=what, previous=entry.previous)
+
     def follow(entry):
         if stop.is_set():
             return
@@ -268,19 +307,26 @@ def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT
                     return
             last = None
             while True:
-                found = read_submission(client, entry.id)
+                try:
+                    found = read_submission(client, entry.id)
+                except ApiError as exc:
+                    if exc.status != 404 or entry.origin == "new":
+                        raise
+                    # deleted on the site since (by its organizer): the site no longer has the zip, so it is sent
+                    say("  %s: submission %s is no longer on the site: sending it again" % (entry.zip, entry.id))
+                    entry.previous.append(entry.id)
+                    entry.id = None
+                    send(entry)
+                    if entry.id is None:
+                        return
+                    continue
                 status = found.get("status")
                 if status != last:
                     last = status
                 if status in DONE:
                     break
-                if clock() - started > timeout and status == "Submitting" and rerun_stuck and not entry.rerun:
-                    # the site worker lost its dispatch: the organizer's "run" sends the same submission again
-                    client.call("running submission %s again" % entry.id, "POST",
-                                "/api/submissions/%s/run_submission/" % entry.id, {}, safe=False)
-                    entry.rerun = True
-                    ledger.write(account=account, organization=organization, sha256=entry.sha256, zip=entry.path,
-                                 submission=entry.id, stage="run again (it stayed Submitting)")
+                if clock() - started > timeout and rerun_stuck and status != "Submitted" and entry.rerun < 2:
+                    rescue(entry, status)
                     started = clock()
                 elif clock() - started > timeout:
                     entry.status, entry.details = status, found.get("status_details") or ""
@@ -348,7 +394,9 @@ def format_table(result):
             status = "%s (not final)" % status
         if entry.origin in ("ledger", "site"):
             status += " [earlier]"
-        if entry.rerun:
+        if entry.previous:
+            status += " [re-run of %s]" % ", ".join(map(str, entry.previous))
+        elif entry.rerun:
             status += " [run again]"
         elif entry.origin == "same file":
             status += " [= %s]" % entry.same_as

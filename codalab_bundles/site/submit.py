@@ -24,18 +24,17 @@ STUCK = {
                   "was stopped while it dispatched the run (Celery had taken the task off its queue, so nothing "
                   "retries it), or the competition does not run submissions by itself (auto_run_submissions off). "
                   "The organizer runs it as it is, keeping its id: its Run button on the submissions page, or "
-                  "submit --rerun-stuck (POST /api/submissions/<id>/run_submission/)",
+                  "submit --rerun-stuck (POST /api/submissions/<id>/run_submission/); if it still stays, the "
+                  "storage was down when it was dispatched and it cannot run: cancel and re-run it (submit "
+                  "--rerun-stuck does that next)",
     "Submitted": "it waits in the compute queue and no compute worker has taken it: every worker is busy with "
                  "the submissions ahead of it, or none is serving the queue. Check the site's workers (its "
                  "server status page); it runs as soon as one is free",
-    "Preparing": "a compute worker took it and has not reported since: the worker may have died or lost the "
-                 "site (then the broker hands the run to another worker once the dead one's connection closes), or "
-                 "it is downloading a large file. If no worker is running it, Codabench marks it Failed after "
-                 "24 hours; the organizer can re-run it sooner",
-    "Running": "a compute worker took it and has not reported an end: the worker may have died (the broker "
-               "hands the run to another worker once the dead one's connection closes), or its final report was "
-               "lost. If no worker is running it, Codabench marks it Failed after 24 hours; the organizer can "
-               "re-run it sooner",
+    "Preparing": "a compute worker took it and has not reported since (see Running)",
+    "Running": "a compute worker took it and has not reported an end: the worker died, or a step of its run "
+               "failed (its storage or the site unreachable: the run is dropped and its status stays). Codabench "
+               "marks it Failed only after 24 hours. The organizer cancels it and re-runs it (submit --rerun-stuck "
+               "does both: a new submission of the same file)",
     "Scoring": "the prediction step ended and the scoring run has not reported an end (see Running)",
 }
 STUCK["None"] = STUCK["Submitting"]
