@@ -30,6 +30,21 @@ def site_env():
     return dict(line.split("=", 1) for line in proc.stdout.splitlines() if "=" in line)
 
 
+def robot_env(name):
+    """The env of a robot account NAME (token.sh --bot): robots have no submission limits, as a rehearsal needs."""
+    proc = subprocess.run(["bash", str(LOCAL / "token.sh"), "--bot", name], capture_output=True, text=True,
+                          timeout=120, check=True)
+    return dict(line.split("=", 1) for line in proc.stdout.splitlines() if "=" in line)
+
+
+def open_to_robots(env, competition_id):
+    """Allow robot submissions and publish the competition (robots cannot see an unpublished one)."""
+    organizer = client(env)
+    organizer.call("allowing robot submissions", "PATCH", "/api/competitions/%s/" % competition_id,
+                   {"allow_robot_submissions": True, "whitelist_emails": []})
+    organizer.call("publishing", "POST", "/api/competitions/%s/toggle_publish/" % competition_id, {}, safe=False)
+
+
 def client(env):
     return codabench_api.Client(env["CODABENCH_URL"], env["CODABENCH_TOKEN"])
 

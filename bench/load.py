@@ -17,7 +17,6 @@ in a final status, with the scores (Finished) or the participant's message (Fail
 """
 import argparse
 import collections
-import io
 import json
 import os
 import statistics
@@ -113,8 +112,12 @@ def one_run(workers, env, plan, in_flight, work):
     """Every task's batch at once on ``workers`` compute workers: the measurements and the audit."""
     live_site.start(workers)
     competitions = {}
+    robots = {}
     for task, item in plan.items():
         competitions[task] = live_site.publish_bundle(env, item["bundle"])
+        live_site.open_to_robots(env, competitions[task])
+        # one robot account per task: the phases' daily limits do not apply to robots, as in a rehearsal
+        robots[task] = live_site.robot_env("load-%s" % task)
     sampler = MemorySampler()
     sampler.start()
     begun = time.time()
@@ -123,8 +126,9 @@ def one_run(workers, env, plan, in_flight, work):
         ledger = work / ("%s-%d-workers.jsonl" % (task, workers))
         if ledger.exists():
             ledger.unlink()
-        procs[task] = (ledger, live_site.start_submit(env, [r["path"] for r in item["runs"]], competitions[task],
-                                                      item["phase"], ledger, "--in-flight", str(in_flight)))
+        procs[task] = (ledger, live_site.start_submit(robots[task], [r["path"] for r in item["runs"]],
+                                                      competitions[task], item["phase"], ledger, "--in-flight",
+                                                      str(in_flight)))
     exits = dict((task, proc.wait()) for task, (ledger, proc) in procs.items())
     wall = time.time() - begun
     sampler.done.set()
@@ -148,7 +152,8 @@ def one_run(workers, env, plan, in_flight, work):
                              "status": record.get("status"), "latency": round(latency, 2),
                              "memory": memory.get(record.get("submission"))})
         phase_id = live_site.phase_record(env, competitions[task], plan[task]["phase"])["id"]
-        audits[task] = live_site.audit(env, phase_id, [r["path"] for r in plan[task]["runs"]], plan[task]["expected"])
+        audits[task] = live_site.audit(env, phase_id, [r["path"] for r in plan[task]["runs"]], plan[task]["expected"],
+                                       account=robots[task]["CODABENCH_USER"])
         audits[task]["submit_exit"] = exits[task]
         audits[task]["submit_last_lines"] = Path(str(ledger) + ".out").read_text().splitlines()[-2:]
     span = (last_final - first_upload) if first_upload else wall

@@ -235,14 +235,14 @@ def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT
         for attempt in range(len(resend_pauses) + 1):
             # the site's own check first: past a limit (submissions a day, in all) the creation would be a
             # bare HTTP 500 after the upload; this way the reason is the site's and nothing is left behind
-            answer = client.call("asking whether this account may submit to phase %s" % phase["id"], "GET",
-                                 "/api/can_make_submission/%s/" % phase["id"]) or {}
-            if not answer.get("can", True):
-                entry.error = "not sent: the site says %s" % (answer.get("reason") or "no (without a reason)")
-                return
-            ledger.write(account=account, organization=organization, sha256=entry.sha256, zip=entry.path,
-                         stage="uploading")
             try:
+                answer = client.call("asking whether this account may submit to phase %s" % phase["id"], "GET",
+                                     "/api/can_make_submission/%s/" % phase["id"]) or {}
+                if not answer.get("can", True):
+                    entry.error = "not sent: the site says %s" % (answer.get("reason") or "no (without a reason)")
+                    return
+                ledger.write(account=account, organization=organization, sha256=entry.sha256, zip=entry.path,
+                             stage="uploading")
                 entry.id = create(client, competition, phase, entry.path, site_file_name(entry.path, entry.sha256),
                                   organization)
             except ApiError as exc:
@@ -305,11 +305,20 @@ def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT
                 send(entry)
                 if entry.id is None:
                     return
-            last = None
+            status_seen = None
             while True:
                 try:
                     found = read_submission(client, entry.id)
                 except ApiError as exc:
+                    if exc.status is None or exc.status >= 500:
+                        # the site down or failing a while (a restart): its answer is waited for, within the bound
+                        if clock() - started > timeout:
+                            entry.stuck = "the site has not answered for %d s: %s" % (timeout, exc.text)
+                            entry.status = status_seen or "unknown"
+                            return
+                        if pause():
+                            return
+                        continue
                     if exc.status != 404 or entry.origin == "new":
                         raise
                     # deleted on the site since (by its organizer): the site no longer has the zip, so it is sent
@@ -320,9 +329,7 @@ def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT
                     if entry.id is None:
                         return
                     continue
-                status = found.get("status")
-                if status != last:
-                    last = status
+                status = status_seen = found.get("status")
                 if status in DONE:
                     break
                 if clock() - started > timeout and rerun_stuck and status != "Submitted" and entry.rerun < 2:
