@@ -6,10 +6,10 @@ batch of submissions is being scored, with what Codabench itself then does and w
 
 Each scenario: 2 compute workers; a new toxic-spans competition; ``submit`` (the command, as an organizer runs it)
 with a batch of distinct zips (valid runs and format errors), ``--timeout`` bounding its wait; the fault injected by
-tools/codabench_local/restart.sh at a chosen moment; then the same command again, with --rerun-stuck (it must submit
-nothing twice and wait only for what still runs); then an audit of the site: every zip there exactly once, in a final status, with its
-local replay's scores (Finished) or the participant's own message (Failed). The observations are printed and
-written as JSON; tools/codabench_local/FAULTS.md says what they mean.
+tools/codabench_local/restart.sh at a chosen moment; then the same command again, with --rerun-stuck (it must
+submit nothing twice and wait only for what still runs); then an audit of the site: every zip there exactly once,
+in a final status, with its local replay's scores (Finished) or the participant's own message (Failed). The
+observations are printed and written as JSON; tools/codabench_local/FAULTS.md says what they mean.
 
 Scenarios (NAME):
   worker-killed     SIGKILL to the compute worker that is running a submission, the moment its container starts;

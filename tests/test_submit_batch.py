@@ -76,7 +76,7 @@ class Site(object):
                 entry["message"] = "Submission error: run.txt, line 1: 'bad' is not a score"
             elif text == "stuck":
                 entry["steps"] = ["Running"]
-            elif text == "lost" and self.lose:  # the site worker lost the dispatch: it stays Submitting until it is run again
+            elif text == "lost" and self.lose:  # the dispatch was lost: it stays Submitting until it is run again
                 entry["status"], entry["steps"], entry["score"] = "Submitting", [], 0.9
             else:
                 entry["score"] = 0.9 if text == "lost" else float(text)
@@ -319,7 +319,8 @@ def test_a_failed_run_shows_the_participants_own_message(site, tmp_path):
     entry = result["entries"][0]
     assert entry.status == "Failed"
     assert entry.message == "Submission error: run.txt, line 1: 'bad' is not a score"
-    assert "bad.zip  1           Failed  Submission error: run.txt, line 1: 'bad' is not a score" in batch.format_table(result)
+    assert "bad.zip  1           Failed  Submission error: run.txt, line 1: 'bad' is not a score" in \
+        batch.format_table(result)
 
 
 def test_a_stopped_call_sends_nothing_more_and_the_next_one_sends_only_the_rest(site, tmp_path):
