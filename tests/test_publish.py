@@ -6,12 +6,13 @@ import subprocess
 import sys
 import threading
 import zipfile
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 
 import pytest
 
 from codalab_bundles.site import codabench_api, publish
 from conftest import ROOT
+from stand_in_http import JsonHandler
 
 TOKEN = "s3cret-token-value"
 
@@ -35,34 +36,7 @@ class FakeCodabench(object):
     def _handler(self):
         fake = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def _answer(self, code, data):
-                body = json.dumps(data).encode()
-                self.send_response(code)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def _body(self):
-                return self.rfile.read(int(self.headers.get("Content-Length") or 0))
-
-            def do_PUT(self):
-                self._route("PUT")
-
-            def do_POST(self):
-                self._route("POST")
-
-            def do_GET(self):
-                self._route("GET")
-
-            def do_PATCH(self):
-                self._route("PATCH")
-
-
+        class Handler(JsonHandler):
             def _route(self, method):
                 body = self._body()
                 fake.calls.append((method, self.path, self.headers.get("Authorization")))

@@ -11,12 +11,13 @@ import subprocess
 import sys
 import threading
 import zipfile
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 
 import pytest
 
 from codalab_bundles.site import batch, codabench_api, submit
 from conftest import ROOT
+from stand_in_http import JsonHandler
 
 TOKEN = "batch-token"
 
@@ -94,32 +95,9 @@ class Site(object):
     def _handler(self):
         site = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def _answer(self, code, data):
-                body = json.dumps(data).encode()
-                self.send_response(code)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def do_GET(self):
-                self._route("GET")
-
-            def do_POST(self):
-                self._route("POST")
-
-            def do_PUT(self):
-                self._route("PUT")
-
-            def do_DELETE(self):
-                self._route("DELETE")
-
+        class Handler(JsonHandler):
             def _route(self, method):
-                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                body = self._body()
                 path = self.path
                 site.calls.append((method, path))
                 if path.startswith("/storage/"):
