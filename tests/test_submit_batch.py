@@ -88,6 +88,7 @@ class Site(object):
 
     def _record(self, entry):
         return {"id": entry["id"], "owner": entry["owner"], "filename": entry["filename"], "parent": None,
+                "organization": entry.get("organization"),
                 "status": entry["status"], "status_details": None, "on_leaderboard": True,
                 "scores": [] if entry["status"] != "Finished" or entry["score"] is None else
                 [{"column_key": "score", "score": "%.10f" % entry["score"]}]}
@@ -162,6 +163,7 @@ class Site(object):
                 if method == "POST" and path == "/api/submissions/":
                     request = json.loads(body)
                     number = site._create(request["data"])
+                    site.submissions[number]["organization"] = request.get("organization")
                     if number in site.drop_answer_of:
                         self.close_connection = True
                         return  # made, but the answer never reaches the caller
@@ -321,6 +323,8 @@ def test_the_file_name_on_the_site_keeps_the_hash_within_codabenchs_35_character
         "a_very_long_run_na-abababababababab.zip"
     assert len(batch.site_file_name("/x/" + "n" * 80 + ".zip", digest)) - len(".zip") == 35
     assert batch.site_file_name("run.ZIP", digest) == "run-abababababababab.zip"
+    assert batch.site_file_name("/x/a very long run name.zip", digest, organization=42) == \
+        "a_very_long_ru-t42-abababababababab.zip"
 
 
 def test_the_ledger_keeps_the_last_word_and_skips_a_line_cut_short(tmp_path):
@@ -436,3 +440,14 @@ def test_a_submission_deleted_on_the_site_since_is_sent_again(site, tmp_path):
     entry = again["entries"][0]
     assert "  run.zip: submission 1 is no longer on the site: sending it again" in said
     assert entry.id == 2 and entry.previous == [1] and entry.status == "Finished" and site.posts == 2
+
+
+def test_a_team_submits_its_own_copy_and_the_ledger_keeps_teams_apart(site, tmp_path):
+    path = _zip(tmp_path, "run.zip", "0.5")
+    ledger = tmp_path / "ledger.jsonl"
+    for_team = _many(site, [path], ledger, organization=7)
+    assert site.submissions[1]["organization"] == 7 and for_team["entries"][0].id == 1
+    again = _many(site, [path], ledger, organization=7)
+    assert site.posts == 1 and again["entries"][0].origin == "ledger"
+    other_team = _many(site, [path], ledger, organization=8)
+    assert site.posts == 2 and site.submissions[2]["organization"] == 8 and other_team["entries"][0].id == 2

@@ -41,12 +41,14 @@ def sha256_of(path):
     return digest.hexdigest()
 
 
-def site_file_name(path, sha256):
-    """The zip's name on the site: its own name cut to 18 characters and the first 16 digits of its SHA-256."""
+def site_file_name(path, sha256, organization=None):
+    """The zip's name on the site: its own name, the team it is for (``-t<id>``), and the first 16 digits of its
+    SHA-256, within the 35 characters Codabench keeps of a name (without its extension)."""
+    team = "" if organization is None else "-t%s" % organization
     stem = os.path.basename(str(path))
     stem = stem[:-4] if stem.lower().endswith(".zip") else stem
-    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", stem)[:18] or "submission"
-    return "%s-%s.zip" % (stem, sha256[:NAME_DIGITS])
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", stem)[:35 - NAME_DIGITS - 1 - len(team)] or "submission"
+    return "%s%s-%s.zip" % (stem, team, sha256[:NAME_DIGITS])
 
 
 def default_ledger(server, competition_id, phase_number):
@@ -142,8 +144,9 @@ def participant_message(client, submission_id, limit=1 << 20):
     return ""
 
 
-def _on_site(client, phase, account, wanted):
-    """{sha256 prefix: the account's submission record} for the zips of ``wanted`` (prefixes) the site has."""
+def _on_site(client, phase, account, wanted, organization=None):
+    """{sha256 prefix: the account's submission record (for the team ``organization``)} for the zips of ``wanted``
+    (prefixes) the site has. The team is read from the stored name: the site's listing does not give it."""
     found = {}
     search = "&search=%s" % list(wanted)[0] if len(wanted) == 1 else ""  # the stored file name holds it
     listing = client.call("listing this account's submissions of the phase", "GET",
@@ -152,11 +155,14 @@ def _on_site(client, phase, account, wanted):
     for record in sorted(listing, key=lambda r: r.get("id") or 0):
         if record.get("owner") != account or record.get("parent") is not None or record.get("is_soft_deleted"):
             continue
-        match = re.search(r"-([0-9a-f]{%d})\.zip$" % NAME_DIGITS, str(record.get("filename") or ""))
-        if match and match.group(1) in wanted:
+        match = re.search(r"(?:-t(\d+))?-([0-9a-f]{%d})\.zip$" % NAME_DIGITS, str(record.get("filename") or ""))
+        if not match or match.group(1) != (None if organization is None else str(organization)):
+            continue
+        prefix = match.group(2)
+        if prefix in wanted:
             # the first one made, should there be several, unless it was cancelled (a stuck run re-run)
-            if match.group(1) not in found or found[match.group(1)].get("status") == "Cancelled":
-                found[match.group(1)] = record
+            if prefix not in found or found[prefix].get("status") == "Cancelled":
+                found[prefix] = record
     return found
 
 
@@ -194,7 +200,7 @@ def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT
             entry.id, entry.origin = record["submission"], "ledger"
     missing = dict((e.sha256[:NAME_DIGITS], e) for e in unique if e.id is None)
     if missing and not again:
-        for prefix, record in _on_site(client, phase, account, set(missing)).items():
+        for prefix, record in _on_site(client, phase, account, set(missing), organization).items():
             entry = missing[prefix]
             entry.id, entry.origin = record.get("id"), "site"
             ledger.write(account=account, organization=organization, sha256=entry.sha256, zip=entry.path,
@@ -243,15 +249,15 @@ def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT
                     return
                 ledger.write(account=account, organization=organization, sha256=entry.sha256, zip=entry.path,
                              stage="uploading")
-                entry.id = create(client, competition, phase, entry.path, site_file_name(entry.path, entry.sha256),
-                                  organization)
+                entry.id = create(client, competition, phase, entry.path,
+                                  site_file_name(entry.path, entry.sha256, organization), organization)
             except ApiError as exc:
                 if (exc.status is not None and exc.status < 500) or attempt == len(resend_pauses):
                     raise
                 say("  %s: %s; trying again in %d s" % (entry.zip, exc, resend_pauses[attempt]))
                 if pause(resend_pauses[attempt]):
                     return
-                made = _on_site(client, phase, account, {entry.sha256[:NAME_DIGITS]})
+                made = _on_site(client, phase, account, {entry.sha256[:NAME_DIGITS]}, organization)
                 if made:
                     entry.id = list(made.values())[0].get("id")
                     say("  %s: the site had made it after all: submission %s" % (entry.zip, entry.id))
