@@ -14,8 +14,9 @@ observations are printed and written as JSON; tools/codabench_local/FAULTS.md sa
 Scenarios (NAME):
   worker-killed     SIGKILL to the compute worker that is running a submission, the moment its container starts;
                     the worker comes back 20 s later
-  site-worker       the site worker (Celery: unpacking, dispatch of submissions) stopped while submissions are
-                    being made, back 20 s later
+  site-worker       the site worker (Celery: unpacking, dispatch of submissions) stopped as docker stop does while
+                    submissions are being made, back 20 s later
+  site-worker-term-all  the same, with TERM to all its processes at once (systemd's default)
   broker            RabbitMQ stopped while a submission runs, back 15 s later
   storage           the storage server (moto) stopped while submissions are being uploaded, back 15 s later
   site              the web site (uvicorn: the API, the workers' reports) killed while submissions run, back 15 s later
@@ -101,9 +102,9 @@ def inject(name, ledger, proc):
             return "no running submission was seen: nothing killed"
         return "submission %s running on %s: %s" % (submission, worker, live_site.restart(worker, "--kill",
                                                                                            "--down", "20"))
-    if name == "site-worker":
+    if name in ("site-worker", "site-worker-term-all"):
         wait_for_ledger(ledger, "submitted", 2)
-        return live_site.restart("site-worker", "--down", "20")
+        return live_site.restart("site-worker", "--down", "20", *(["--term-all"] if name.endswith("all") else []))
     if name == "broker":
         submission = wait_for_container()
         return "submission %s running: %s" % (submission, live_site.restart("rabbitmq", "--down", "15"))
@@ -120,7 +121,7 @@ def inject(name, ledger, proc):
     raise ValueError(name)
 
 
-SCENARIOS = ("worker-killed", "site-worker", "broker", "storage", "site", "interrupted")
+SCENARIOS = ("worker-killed", "site-worker", "site-worker-term-all", "broker", "storage", "site", "interrupted")
 
 
 def scenario(name, env, bundle, phase, folder, count, seed):

@@ -2,12 +2,13 @@
 # Stop one service of the local Codabench, keep it down a while, start it again: the faults of a real deployment, to
 # rehearse what a competition's site does when a machine or a container goes away (see FAULTS.md here).
 #
-#   tools/codabench_local/restart.sh SERVICE [--kill] [--down SECONDS]
+#   tools/codabench_local/restart.sh SERVICE [--kill | --term-all] [--down SECONDS]
 #
 # SERVICE: compute-worker, compute-worker-N, site-worker, web, rabbitmq (the broker) or s3 (the storage).
 # --kill: SIGKILL to the service's whole process group (a machine lost, an OOM kill), instead of the clean stop,
 #         which is `docker stop`'s: TERM to the service's main process (Celery's warm shutdown lets the task in
 #         progress end; rabbitmqctl stop for the broker), then SIGKILL to all of it after 10 s.
+# --term-all: TERM to every process of the service at once (systemd's default KillMode), not only its main one.
 # --down: seconds to stay down before starting again (default 0). The start is start.sh's, with as many compute
 #         workers as are running now (or were, for a worker that is restarted).
 # s3 (moto, objects in memory): the objects are saved just before the stop and put back at the start, as stop.sh
@@ -22,10 +23,11 @@ EPMD_PORT=${CODABENCH_LOCAL_EPMD_PORT:-8769}
 RUN=$ROOT/run
 SERVICE=${1:-}
 shift || true
-KILL=0 DOWN=0
+KILL=0 DOWN=0 TERMALL=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --kill) KILL=1 ;;
+    --term-all) TERMALL=1 ;;
     --down) DOWN=${2:?--down needs seconds}; shift ;;
     *) echo "codabench-local: unknown argument: $1" >&2; exit 2 ;;
   esac
@@ -33,7 +35,7 @@ while [ $# -gt 0 ]; do
 done
 case "$SERVICE" in
   compute-worker|compute-worker-[0-9]*|site-worker|web|rabbitmq|s3) ;;
-  *) sed -n '5,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+  *) sed -n '5,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac
 [ -f "$RUN/$SERVICE.pid" ] || { echo "codabench-local: $SERVICE is not running (no $RUN/$SERVICE.pid)" >&2; exit 1; }
 say() { echo "codabench-local: $(date -u +%H:%M:%S) $*"; }
@@ -54,8 +56,13 @@ else
     HOME=$ROOT/rabbitmq/home ERL_EPMD_PORT=$EPMD_PORT /usr/lib/rabbitmq/bin/rabbitmqctl -n codabench_local@localhost \
       stop > /dev/null 2>&1
   fi
-  kill -TERM "$pid" 2>/dev/null
-  say "$SERVICE stopping (TERM to pid $pid, as docker stop)"
+  if [ $TERMALL = 1 ]; then
+    kill -TERM -- "-$pid" 2>/dev/null
+    say "$SERVICE stopping (TERM to all its processes, group $pid)"
+  else
+    kill -TERM "$pid" 2>/dev/null
+    say "$SERVICE stopping (TERM to pid $pid, as docker stop)"
+  fi
 fi
 for _ in $(seq 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
 kill -0 "$pid" 2>/dev/null && say "$SERVICE still running after 10 s: SIGKILL, as docker stop"
