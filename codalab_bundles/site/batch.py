@@ -166,79 +166,47 @@ def _on_site(client, phase, account, wanted, organization=None):
     return found
 
 
-def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT, ledger=None, timeout=None,
-                again=False, organization=None, even_if_closed=False, progress=None, now=None, poll=POLL,
-                sleep=time.sleep, clock=time.monotonic, stop=None, rerun_stuck=False, resend_pauses=RESEND_PAUSES):
-    """Submit every zip of ``paths`` (at most ``in_flight`` not yet final on the site at once) and wait for each.
-    Returns {"competition", "phase", "account", "ledger", "entries": [Entry], "interrupted": bool}. ``stop``: a
-    threading.Event that ends the call early (the caller's Ctrl-C): nothing new is sent after it is set.
-    ``rerun_stuck``: a submission not final after ``timeout`` is run again the organizer's way (see ``rescue``),
-    twice at most, each time with a new ``timeout``."""
-    say = progress or (lambda text: None)
-    stop = stop or threading.Event()
-    competition, phase = open_phase(client, competition_id, phase_number, even_if_closed, now)
-    account = (client.call("reading this account", "GET", "/api/my_profile/") or {}).get("username")
-    if not account:
-        raise SubmitError("the site did not say which account this token is (GET /api/my_profile/)")
-    ledger = Ledger(ledger or default_ledger(client.server, competition_id, phase_number))
-    timeout = default_timeout(phase) if timeout is None else timeout
+class Batch(object):
+    """One call's work: the zips (``entries``), the site's phase, the account and team, the ledger, and how each zip
+    is sent (``send``), waited for (``follow``) and, stuck, run again (``rescue``)."""
 
-    entries, first = [], {}
-    for path in paths:
-        entry = Entry(path, sha256_of(path))
-        if entry.sha256 in first:
-            entry.same_as = first[entry.sha256].zip
-        else:
-            first[entry.sha256] = entry
-        entries.append(entry)
-    unique = [e for e in entries if e.same_as is None]
+    def __init__(self, client, competition, phase, account, organization, ledger, timeout, options, say, stop):
+        self.client, self.competition, self.phase = client, competition, phase
+        self.account, self.organization, self.ledger, self.timeout = account, organization, ledger, timeout
+        self.poll, self.sleep, self.clock = options["poll"], options["sleep"], options["clock"]
+        self.rerun_stuck, self.resend_pauses = options["rerun_stuck"], options["resend_pauses"]
+        self.say, self.stop = say, stop
+        self.total, self.done, self.lock = 0, 0, threading.Lock()
 
-    known = {} if again else ledger.load()
-    for entry in unique:
-        record = known.get((account, organization, entry.sha256)) or {}
-        if record.get("submission") is not None:
-            entry.id, entry.origin = record["submission"], "ledger"
-    missing = dict((e.sha256[:NAME_DIGITS], e) for e in unique if e.id is None)
-    if missing and not again:
-        for prefix, record in _on_site(client, phase, account, set(missing), organization).items():
-            entry = missing[prefix]
-            entry.id, entry.origin = record.get("id"), "site"
-            ledger.write(account=account, organization=organization, sha256=entry.sha256, zip=entry.path,
-                         submission=entry.id, stage="found on the site")
-    resumed = [e for e in unique if e.id is not None]
-    if len(resumed) < len(unique):
-        # only when something is to be sent: waiting for what the site has needs no right to submit more
-        may_submit(client, competition, phase, phase_number, say)
-    say("%d zip(s) for phase %d (%s) of %s, as %s%s: %d already on the site, %d to submit; at most %d in flight; "
-        "ledger %s" % (len(entries), phase_number, phase.get("name"), competition.get("title"), account,
-                       " for team %s" % organization if organization is not None else "", len(resumed),
-                       len(unique) - len(resumed), in_flight, ledger.path))
+    def record(self, entry, **fields):
+        """A line of the ledger about ``entry``."""
+        self.ledger.write(account=self.account, organization=self.organization, sha256=entry.sha256, zip=entry.path,
+                          **fields)
 
-    counts = {"done": 0}
-    lock = threading.Lock()
-
-    def pause(seconds=None):
+    def pause(self, seconds=None):
         """Wait between two reads (or ``seconds``); True when the call is being stopped."""
-        seconds = poll if seconds is None else seconds
-        if sleep is time.sleep:
-            return stop.wait(seconds)
-        sleep(seconds)
-        return stop.is_set()
+        seconds = self.poll if seconds is None else seconds
+        if self.sleep is time.sleep:
+            return self.stop.wait(seconds)
+        self.sleep(seconds)
+        return self.stop.is_set()
 
-    def finished(entry):
-        with lock:
-            counts["done"] += 1
-            done = counts["done"]
+    def finished(self, entry):
+        with self.lock:
+            self.done += 1
+            done = self.done
         what = entry.error or (("%s (%s)" % (entry.status, entry.stuck.split(":")[0])) if entry.stuck else
                                entry.status)
-        say("[%d/%d] %s: submission %s %s%s" % (done, len(unique), entry.zip, entry.id if entry.id else "-", what,
-                                                "" if entry.waited is None else " after %d s" % entry.waited))
+        self.say("[%d/%d] %s: submission %s %s%s" % (done, self.total, entry.zip, entry.id if entry.id else "-",
+                                                     what, "" if entry.waited is None else
+                                                     " after %d s" % entry.waited))
 
-    def send(entry):
+    def send(self, entry):
         """Upload the zip and make it a submission; a step the site did not answer, or answered with a server error
         (its storage or broker down), is tried again after a pause, but only once the site's listing shows that
         the submission was not made after all (a creation can fail after the site made it)."""
-        for attempt in range(len(resend_pauses) + 1):
+        client, phase = self.client, self.phase
+        for attempt in range(len(self.resend_pauses) + 1):
             # the site's own check first: past a limit (submissions a day, in all) the creation would be a
             # bare HTTP 500 after the upload; this way the reason is the site's and nothing is left behind
             try:
@@ -247,31 +215,29 @@ def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT
                 if not answer.get("can", True):
                     entry.error = "not sent: the site says %s" % (answer.get("reason") or "no (without a reason)")
                     return
-                ledger.write(account=account, organization=organization, sha256=entry.sha256, zip=entry.path,
-                             stage="uploading")
-                entry.id = create(client, competition, phase, entry.path,
-                                  site_file_name(entry.path, entry.sha256, organization), organization)
+                self.record(entry, stage="uploading")
+                entry.id = create(client, self.competition, phase, entry.path,
+                                  site_file_name(entry.path, entry.sha256, self.organization), self.organization)
             except ApiError as exc:
-                if (exc.status is not None and exc.status < 500) or attempt == len(resend_pauses):
+                if (exc.status is not None and exc.status < 500) or attempt == len(self.resend_pauses):
                     raise
-                say("  %s: %s; trying again in %d s" % (entry.zip, exc, resend_pauses[attempt]))
-                if pause(resend_pauses[attempt]):
+                self.say("  %s: %s; trying again in %d s" % (entry.zip, exc, self.resend_pauses[attempt]))
+                if self.pause(self.resend_pauses[attempt]):
                     return
-                made = _on_site(client, phase, account, {entry.sha256[:NAME_DIGITS]}, organization)
-                if made:
-                    entry.id = list(made.values())[0].get("id")
-                    say("  %s: the site had made it after all: submission %s" % (entry.zip, entry.id))
-                else:
+                made = _on_site(client, phase, self.account, {entry.sha256[:NAME_DIGITS]}, self.organization)
+                if not made:
                     continue
-            ledger.write(account=account, organization=organization, sha256=entry.sha256, zip=entry.path,
-                         submission=entry.id, stage="submitted")
+                entry.id = list(made.values())[0].get("id")
+                self.say("  %s: the site had made it after all: submission %s" % (entry.zip, entry.id))
+            self.record(entry, submission=entry.id, stage="submitted")
             return
 
-    def rescue(entry, status):
+    def rescue(self, entry, status):
         """A submission stuck in ``status``, run again the organizer's way: first a lost dispatch (Submitting) is
         run as it is (run_submission: same id); a run no worker will end (Running, Preparing, Scoring), or a
         Submitting one that running again did not move (its placeholder files were never written: the storage was
         down), is cancelled and re-run (re_run_submission: a new submission of the same file)."""
+        client = self.client
         if status == "Submitting" and not entry.rerun:
             client.call("running submission %s again" % entry.id, "POST",
                         "/api/submissions/%s/run_submission/" % entry.id, {}, safe=False)
@@ -293,97 +259,155 @@ def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT
                 # so it can be neither cancelled nor re-run; it can be deleted, and the zip sent anew
                 client.call("deleting submission %s" % old, "DELETE", "/api/submissions/%s/" % old, safe=False)
                 entry.id = None
-                send(entry)
+                self.send(entry)
                 what = "deleted (the site could not cancel it: %s) and sent again as submission %s (it stayed %s)" % (
                     exc.text, entry.id, status)
             entry.previous.append(old)
         entry.rerun += 1
-        say("  %s: submission %s %s" % (entry.zip, (entry.previous or [entry.id])[-1], what))
-        ledger.write(account=account, organization=organization, sha256=entry.sha256, zip=entry.path,
-                     submission=entry.id, stage=what, previous=entry.previous)
+        self.say("  %s: submission %s %s" % (entry.zip, (entry.previous or [entry.id])[-1], what))
+        self.record(entry, submission=entry.id, stage=what, previous=entry.previous)
 
-    def follow(entry):
-        if stop.is_set():
+    def follow(self, entry):
+        """Send the zip if the site lacks it, and wait for its final status (within the bound)."""
+        if self.stop.is_set():
             return
         try:
-            started = clock()
             if entry.id is None:
-                send(entry)
+                self.send(entry)
                 if entry.id is None:
                     return
-            status_seen = None
-            while True:
-                try:
-                    found = read_submission(client, entry.id)
-                except ApiError as exc:
-                    if exc.status is None or exc.status >= 500:
-                        # the site down or failing a while (a restart): its answer is waited for, within the bound
-                        if clock() - started > timeout:
-                            entry.stuck = "the site has not answered for %d s: %s" % (timeout, exc.text)
-                            entry.status = status_seen or "unknown"
-                            return
-                        if pause():
-                            return
-                        continue
-                    if exc.status != 404 or entry.origin == "new":
-                        raise
-                    # deleted on the site since (by its organizer): the site no longer has the zip, so it is sent
-                    say("  %s: submission %s is no longer on the site: sending it again" % (entry.zip, entry.id))
-                    entry.previous.append(entry.id)
-                    entry.id = None
-                    send(entry)
-                    if entry.id is None:
-                        return
-                    continue
-                status = status_seen = found.get("status")
-                if status in DONE:
-                    break
-                if clock() - started > timeout and rerun_stuck and status != "Submitted" and entry.rerun < 2:
-                    rescue(entry, status)
-                    started = clock()
-                elif clock() - started > timeout:
-                    entry.status, entry.details = status, found.get("status_details") or ""
-                    entry.stuck = STUCK.get(str(status), "the site reports a status this command does not know")
-                    ledger.write(account=account, organization=organization, sha256=entry.sha256, zip=entry.path,
-                                 submission=entry.id, stage="still %s after %d s" % (status, timeout))
-                    return
-                if pause():
-                    entry.status = status
-                    return
-            result = outcome(client, competition, phase, found, lambda text: None)
+            found = self.wait(entry)
+            if found is None:
+                return
+            result = outcome(self.client, self.competition, self.phase, found, lambda text: None)
             entry.status, entry.details = result["status"], result["details"]
             entry.scores, entry.row = result["scores"], result["row"]
-            entry.waited = int(round(clock() - started))
             if entry.status != "Finished":
-                entry.message = participant_message(client, entry.id)
-            ledger.write(account=account, organization=organization, sha256=entry.sha256, zip=entry.path,
-                         submission=entry.id, stage="final", status=entry.status, scores=entry.scores)
+                entry.message = participant_message(self.client, entry.id)
+            self.record(entry, submission=entry.id, stage="final", status=entry.status, scores=entry.scores)
         except ApiError as exc:
             entry.error = str(exc)
         finally:
-            if not stop.is_set() or entry.status in DONE:
-                finished(entry)
+            if not self.stop.is_set() or entry.status in DONE:
+                self.finished(entry)
 
-    order = resumed + [e for e in unique if e.id is None]  # wait for what runs already before adding more
-    interrupted = False
-    pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, in_flight))
-    try:
-        futures = [pool.submit(follow, entry) for entry in order]
-        for future in futures:
-            while True:
-                try:
-                    future.result(timeout=1.0)
-                    break
-                except concurrent.futures.TimeoutError:
+    def wait(self, entry):
+        """The site's record of the submission once final; None when waiting ended first (the bound, a stop)."""
+        started, seen = self.clock(), None
+        while True:
+            try:
+                found = read_submission(self.client, entry.id)
+            except ApiError as exc:
+                if exc.status is None or exc.status >= 500:
+                    # the site down or failing a while (a restart): its answer is waited for, within the bound
+                    if self.clock() - started > self.timeout:
+                        entry.stuck = "the site has not answered for %d s: %s" % (self.timeout, exc.text)
+                        entry.status = seen or "unknown"
+                        return None
+                    if self.pause():
+                        return None
                     continue
-    except KeyboardInterrupt:
-        interrupted = True
-        stop.set()
-        say("interrupted: nothing more is sent; the submissions made so far are in the ledger, and the same "
-            "command again waits for them without submitting them twice")
-    finally:
-        pool.shutdown(wait=True)
-    interrupted = interrupted or stop.is_set()
+                if exc.status != 404 or entry.origin == "new":
+                    raise
+                # deleted on the site since (by its organizer): the site no longer has the zip, so it is sent
+                self.say("  %s: submission %s is no longer on the site: sending it again" % (entry.zip, entry.id))
+                entry.previous.append(entry.id)
+                entry.id = None
+                self.send(entry)
+                if entry.id is None:
+                    return None
+                continue
+            status = seen = found.get("status")
+            if status in DONE:
+                entry.waited = int(round(self.clock() - started))
+                return found
+            late = self.clock() - started > self.timeout
+            if late and self.rerun_stuck and status != "Submitted" and entry.rerun < 2:
+                self.rescue(entry, status)
+                started = self.clock()
+            elif late:
+                entry.status, entry.details = status, found.get("status_details") or ""
+                entry.stuck = STUCK.get(str(status), "the site reports a status this command does not know")
+                self.record(entry, submission=entry.id, stage="still %s after %d s" % (status, self.timeout))
+                return None
+            if self.pause():
+                entry.status = status
+                return None
+
+    def run(self, order, in_flight):
+        """Follow every entry of ``order``, ``in_flight`` at a time; True when interrupted (Ctrl-C, or stop)."""
+        self.total = len(order)
+        interrupted = False
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, in_flight))
+        try:
+            futures = [pool.submit(self.follow, entry) for entry in order]
+            for future in futures:
+                while True:
+                    try:
+                        future.result(timeout=1.0)
+                        break
+                    except concurrent.futures.TimeoutError:
+                        continue
+        except KeyboardInterrupt:
+            interrupted = True
+            self.stop.set()
+            self.say("interrupted: nothing more is sent; the submissions made so far are in the ledger, and the same "
+                     "command again waits for them without submitting them twice")
+        finally:
+            pool.shutdown(wait=True)
+        return interrupted or self.stop.is_set()
+
+
+def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT, ledger=None, timeout=None,
+                again=False, organization=None, even_if_closed=False, progress=None, now=None, poll=POLL,
+                sleep=time.sleep, clock=time.monotonic, stop=None, rerun_stuck=False, resend_pauses=RESEND_PAUSES):
+    """Submit every zip of ``paths`` (at most ``in_flight`` not yet final on the site at once) and wait for each.
+    Returns {"competition", "phase", "account", "ledger", "entries": [Entry], "interrupted": bool}. ``stop``: a
+    threading.Event that ends the call early (the caller's Ctrl-C): nothing new is sent after it is set.
+    ``rerun_stuck``: a submission not final after ``timeout`` is run again the organizer's way (Batch.rescue),
+    twice at most, each time with a new ``timeout``."""
+    say = progress or (lambda text: None)
+    competition, phase = open_phase(client, competition_id, phase_number, even_if_closed, now)
+    account = (client.call("reading this account", "GET", "/api/my_profile/") or {}).get("username")
+    if not account:
+        raise SubmitError("the site did not say which account this token is (GET /api/my_profile/)")
+    ledger = Ledger(ledger or default_ledger(client.server, competition_id, phase_number))
+    timeout = default_timeout(phase) if timeout is None else timeout
+    work = Batch(client, competition, phase, account, organization, ledger, timeout,
+                 {"poll": poll, "sleep": sleep, "clock": clock, "rerun_stuck": rerun_stuck,
+                  "resend_pauses": resend_pauses}, say, stop or threading.Event())
+
+    entries, first = [], {}
+    for path in paths:
+        entry = Entry(path, sha256_of(path))
+        if entry.sha256 in first:
+            entry.same_as = first[entry.sha256].zip
+        else:
+            first[entry.sha256] = entry
+        entries.append(entry)
+    unique = [e for e in entries if e.same_as is None]
+
+    known = {} if again else ledger.load()
+    for entry in unique:
+        record = known.get((account, organization, entry.sha256)) or {}
+        if record.get("submission") is not None:
+            entry.id, entry.origin = record["submission"], "ledger"
+    missing = dict((e.sha256[:NAME_DIGITS], e) for e in unique if e.id is None)
+    if missing and not again:
+        for prefix, record in _on_site(client, phase, account, set(missing), organization).items():
+            entry = missing[prefix]
+            entry.id, entry.origin = record.get("id"), "site"
+            work.record(entry, submission=entry.id, stage="found on the site")
+    resumed = [e for e in unique if e.id is not None]
+    if len(resumed) < len(unique):
+        # only when something is to be sent: waiting for what the site has needs no right to submit more
+        may_submit(client, competition, phase, phase_number, say)
+    say("%d zip(s) for phase %d (%s) of %s, as %s%s: %d already on the site, %d to submit; at most %d in flight; "
+        "ledger %s" % (len(entries), phase_number, phase.get("name"), competition.get("title"), account,
+                       " for team %s" % organization if organization is not None else "", len(resumed),
+                       len(unique) - len(resumed), in_flight, ledger.path))
+    # wait for what runs already before adding more
+    interrupted = work.run(resumed + [e for e in unique if e.id is None], in_flight)
     for entry in entries:
         if entry.same_as is not None:
             twin = first[entry.sha256]
