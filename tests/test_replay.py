@@ -230,7 +230,8 @@ def test_codabench_lets_a_run_past_the_time_limit_finish_with_a_warning(toy_bund
     assert report["status"] == "Finished" and report["scores"] == {"accuracy": 1.0, "hits": 3.0}
     assert report["time_limit_seconds"] == 2 and report["elapsed_seconds"] > 2
     assert len(report["warnings"]) == 1 and "catches its own alarm" in report["warnings"][0]
-    assert "Execution time limit exceeded!" not in report["stderr"]
+    assert "stdout and stderr stay empty on the site" in report["warnings"][0]
+    assert report["stderr"] == "" and "Execution time limit exceeded!" not in report["program_stderr"]
     failed = v15(toy_bundles.codalab, sub)  # CodaLab stops it at the limit
     assert failed["status"] == "Failed" and failed["reason"] == "Execution time limit exceeded!"
 

@@ -68,9 +68,17 @@ def _timing_warnings(worker, elapsed, time_limit):
     if worker.name != "codabench" or elapsed <= time_limit:
         return []
     return ["the program ran %.1f s, past the phase's time limit of %s s: Codabench's current worker (its "
-            "January 2026 rewrite) catches its own alarm and lets the run finish and be scored, while older "
-            "Codabench workers and CodaLab fail it with 'Execution Time Limit exceeded'. Do not rely on either: "
-            "keep scoring under the limit or raise execution_time_limit" % (elapsed, time_limit)]
+            "January 2026 rewrite) catches its own alarm and lets the run finish and be scored, but loses its "
+            "output: the run's stdout and stderr stay empty on the site, so a run that fails past the limit shows "
+            "the participant no message (seen on a real Codabench, bench/load.py). Older Codabench workers and "
+            "CodaLab fail it with 'Execution Time Limit exceeded'. Do not rely on either: keep scoring under the "
+            "limit or raise execution_time_limit" % (elapsed, time_limit)]
+
+
+def _overtime(worker, elapsed, time_limit):
+    """Whether Codabench's worker loses the run's output: its alarm went off while it streamed the container's
+    logs, and what it then stores of stdout and stderr is empty."""
+    return worker.name == "codabench" and elapsed > time_limit
 
 
 def replay(bundle_path: Union[str, os.PathLike], submission: Union[str, os.PathLike, None] = None,
@@ -134,6 +142,9 @@ def replay(bundle_path: Union[str, os.PathLike], submission: Union[str, os.PathL
             other_platform_scores=dict(other.as_dict(), platform=other_worker.label),
             stdout=read_optional(run.stdout) or "", stderr=read_optional(run.stderr) or "",
             run_dir=run.root if keep else None)
+        if _overtime(worker, results[-1]["elapsedTime"], time_limit):
+            # what the participant sees is empty; what the program wrote stays in the report for the organizer
+            report["program_stderr"], report["stdout"], report["stderr"] = report["stderr"], "", ""
         if status == "Failed" and report["scores"]:
             report["warnings"].append("the submission shows Failed, but the scores above are already stored on "
                                       "the leaderboard (the worker posts them before it fails)")
