@@ -108,7 +108,7 @@ def percentile(values, share):
     return ordered[rank]
 
 
-def one_run(workers, env, plan, in_flight, work):
+def one_run(workers, env, plan, in_flight, work, options=()):
     """Every task's batch at once on ``workers`` compute workers: the measurements and the audit."""
     live_site.start(workers)
     competitions = {}
@@ -128,7 +128,7 @@ def one_run(workers, env, plan, in_flight, work):
             ledger.unlink()
         procs[task] = (ledger, live_site.start_submit(robots[task], [r["path"] for r in item["runs"]],
                                                       competitions[task], item["phase"], ledger, "--in-flight",
-                                                      str(in_flight)))
+                                                      str(in_flight), *options))
     exits = dict((task, proc.wait()) for task, (ledger, proc) in procs.items())
     wall = time.time() - begun
     sampler.done.set()
@@ -225,6 +225,9 @@ def main(argv=None):
     parser.add_argument("--per-task", type=int, default=40)
     parser.add_argument("--in-flight", type=int, default=8)
     parser.add_argument("--time-limit", type=int, default=30)
+    parser.add_argument("--submit-timeout", type=int, default=600, help="submit's --timeout: past it a submission "
+                        "Codabench lost is reported (and with --rerun-stuck, run again)")
+    parser.add_argument("--rerun-stuck", action="store_true", help="submit's --rerun-stuck")
     parser.add_argument("--tasks", default=",".join(TASKS))
     parser.add_argument("--jobs", type=int, default=2, help="processes for the local replays")
     parser.add_argument("--dist", default=str(live_site.ROOT / "dist"))
@@ -237,7 +240,8 @@ def main(argv=None):
     plan = prepare(args.dist, work, args.per_task, args.time_limit, args.tasks.split(","), args.jobs)
     results = []
     for workers in [int(w) for w in args.workers.split(",")]:
-        result = one_run(workers, env, plan, args.in_flight, work)
+        options = ["--timeout", str(args.submit_timeout)] + (["--rerun-stuck"] if args.rerun_stuck else [])
+        result = one_run(workers, env, plan, args.in_flight, work, options)
         results.append(result)
         print(show(results, plan), flush=True)
         with open(args.out, "w", encoding="utf-8") as handle:

@@ -312,6 +312,7 @@ def test_a_stopped_call_sends_nothing_more_and_the_next_one_sends_only_the_rest(
             stop.set()  # as Ctrl-C would, once two have ended
     first = _many(site, paths, tmp_path / "ledger.jsonl", in_flight=1, stop=stop, progress=slow_progress)
     assert first["interrupted"] and site.posts == 2
+    assert batch.summary(first).startswith("5 submission(s): 2 Finished, 0 Failed, 3 not sent; ")
     second = _many(site, paths, tmp_path / "ledger.jsonl", in_flight=1)
     assert site.posts == 5 and batch.all_finished(second)
     assert sorted(e.origin for e in second["entries"]) == ["ledger", "ledger", "new", "new", "new"]

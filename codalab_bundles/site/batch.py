@@ -457,6 +457,7 @@ def summary(result):
     count = dict((s, sum(1 for e in entries if e.status == s and not e.stuck)) for s in DONE)
     stuck = sum(1 for e in entries if e.stuck)
     errors = sum(1 for e in entries if e.error)
+    waiting = sum(1 for e in entries if e.id is not None and e.status not in DONE and not e.stuck and not e.error)
     unsent = sum(1 for e in entries if e.id is None and not e.error)
     new = sum(1 for e in entries if e.origin == "new" and e.id is not None)
     parts = ["%d Finished" % count["Finished"], "%d Failed" % count["Failed"]]
@@ -464,13 +465,15 @@ def summary(result):
         parts.append("%d Cancelled" % count["Cancelled"])
     if stuck:
         parts.append("%d not final after %d s" % (stuck, result["timeout"]))
+    if waiting:
+        parts.append("%d still running when interrupted" % waiting)
     if errors:
         parts.append("%d with an error" % errors)
     if unsent:
         parts.append("%d not sent" % unsent)
     text = "%d submission(s): %s; %d submitted now, %d found from an earlier call" % (
         len(entries), ", ".join(parts), new, sum(1 for e in entries if e.origin in ("ledger", "site")))
-    if result["interrupted"] or stuck or unsent:
+    if result["interrupted"] or stuck or unsent or waiting:
         text += "\nthe same command again waits for what is still running and submits only what the site lacks"
     return text
 
