@@ -134,6 +134,8 @@ def audit(env, phase_id, zips, expected, account="organizer"):
             continue
         seen.add(sha)
         records = found.get(sha[:batch.NAME_DIGITS], [])
+        # a stuck run cancelled and re-run (submit --rerun-stuck) leaves its cancelled original: not a second count
+        records = [r for r in records if r["status"] != "Cancelled"] or records
         name = Path(path).name
         report["by_zip"][name] = [(r["id"], r["status"]) for r in records]
         if not records:
