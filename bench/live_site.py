@@ -121,9 +121,9 @@ def audit(env, phase_id, zips, expected, account="organizer"):
     "not_final": [zip], "score_differs": [zip], "message_differs": [zip], "status_differs": [zip], "by_zip": ...}."""
     found = collections.defaultdict(list)
     for record in site_submissions(env, phase_id):
-        match = re.search(r"-([0-9a-f]{16})\.zip$", str(record.get("filename") or ""))
-        if match and record.get("owner") == account and record.get("parent") is None:
-            found[match.group(1)].append(record)
+        _, prefix = batch.named_file(record.get("filename"))
+        if prefix and record.get("owner") == account and record.get("parent") is None:
+            found[prefix].append(record)
     report = {"lost": [], "twice": [], "not_final": [], "status_differs": [], "score_differs": [],
               "message_differs": [], "by_zip": {}}
     seen = set()

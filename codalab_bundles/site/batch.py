@@ -51,6 +51,12 @@ def site_file_name(path, sha256, organization=None):
     return "%s%s-%s.zip" % (stem, team, sha256[:NAME_DIGITS])
 
 
+def named_file(filename):
+    """(team, SHA-256 prefix) of a file name ``site_file_name`` made; (None, None) for any other name."""
+    match = re.search(r"(?:-t(\d+))?-([0-9a-f]{%d})\.zip$" % NAME_DIGITS, str(filename or ""))
+    return (match.group(1), match.group(2)) if match else (None, None)
+
+
 def default_ledger(server, competition_id, phase_number):
     parsed = urllib.parse.urlparse(server)
     site = "%s_%s" % (parsed.hostname, parsed.port or {"http": 80, "https": 443}.get(parsed.scheme))
@@ -155,10 +161,9 @@ def _on_site(client, phase, account, wanted, organization=None):
     for record in sorted(listing, key=lambda r: r.get("id") or 0):
         if record.get("owner") != account or record.get("parent") is not None or record.get("is_soft_deleted"):
             continue
-        match = re.search(r"(?:-t(\d+))?-([0-9a-f]{%d})\.zip$" % NAME_DIGITS, str(record.get("filename") or ""))
-        if not match or match.group(1) != (None if organization is None else str(organization)):
+        team, prefix = named_file(record.get("filename"))
+        if prefix is None or team != (None if organization is None else str(organization)):
             continue
-        prefix = match.group(2)
         if prefix in wanted:
             # the first one made, should there be several, unless it was cancelled (a stuck run re-run)
             if prefix not in found or found[prefix].get("status") == "Cancelled":
