@@ -47,7 +47,6 @@ import os
 import sys
 import tempfile
 import textwrap
-import threading
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -641,13 +640,12 @@ def submit_main(argv, how):
 
 
 def _submit_batch(parser, args):
-    stop = threading.Event()
     try:
         client = _client(parser, args)
         result = batch.submit_many(client, args.submissions, args.competition, args.phase, in_flight=args.in_flight,
                                    ledger=args.ledger, timeout=args.timeout, again=args.again,
                                    organization=args.organization, even_if_closed=args.even_if_closed,
-                                   progress=_progress, stop=stop, rerun_stuck=args.rerun_stuck)
+                                   progress=_progress, rerun_stuck=args.rerun_stuck)
     except (codabench_api.ApiError, submit.SubmitError, OSError) as exc:
         print("submit: %s" % exc, file=sys.stderr)
         return 2
@@ -679,13 +677,17 @@ def _compare_with_replays(bundle, phase, entries):
         return submit.differences(site, local)
 
     differ = 0
-    final = [e for e in entries if e.status in submit.DONE and not e.stuck]
+    final = [e for e in entries if e.status in submit.DONE and not e.stuck and e.same_as is None]
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
         for entry, diffs in zip(final, pool.map(one, final)):
             entry.replay = diffs
             if diffs:
                 differ += 1
                 _progress("%s (submission %s): %s" % (entry.zip, entry.id, "; ".join(diffs)))
+    replayed = dict((e.sha256, e.replay) for e in final)
+    for entry in entries:  # a file given twice is replayed once
+        if entry.same_as is not None:
+            entry.replay = replayed.get(entry.sha256)
     return differ
 
 
