@@ -65,7 +65,7 @@ def _stored_scores(worker, exit_code, timed_out, parsed):
 
 
 def _timing_warnings(worker, elapsed, time_limit):
-    if worker.name != "codabench" or elapsed <= time_limit:
+    if not _overtime(worker, elapsed, time_limit):
         return []
     return ["the program ran %.1f s, past the phase's time limit of %s s: Codabench's current worker (its "
             "January 2026 rewrite) catches its own alarm and lets the run finish and be scored, but loses its "
