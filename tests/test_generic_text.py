@@ -357,7 +357,7 @@ def test_wmt17_systems_against_sacrebleu_and_rouge_score(wmt17, run):
     gold = {"gold.csv": "id,answer\n" + "".join('%s,"%s"\n' % (i, r.replace('"', '""'))
                                                   for i, r in zip(ids, reference))}
     scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"])
-    for number, name in enumerate(sorted(systems)[:4]):
+    for number, name in enumerate(sorted(systems)[:2]):
         output = systems[name]
         config = {"kind": "text", "reference": "gold.csv", "keys": ["bleu", "chrf", "rouge1", "rouge2", "rouge_l"]}
         result = run(config, gold, pred_json(dict(zip(ids, output))))

@@ -85,8 +85,8 @@ def squad_scores(gold, prediction, normalize):
 BLEU_ORDER = 4
 # mteval-v13a's tokenization as sacreBLEU applies it: these ASCII symbols become tokens of their own; a period or
 # comma is split off unless it stands between digits; a hyphen after a digit is split off.
-_SYMBOLS = re.compile("([%s])" % re.escape(" !\"#$%&()*+/:;<=>?@[\\]^_`{|}~"))
-_13A = ((_SYMBOLS, r" \1 "), (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "), (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
+_SYMBOLS = dict((ord(ch), " %s " % ch) for ch in " !\"#$%&()*+/:;<=>?@[\\]^_`{|}~")
+_13A = ((re.compile(r"([^0-9])([\.,])"), r"\1 \2 "), (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
         (re.compile(r"([0-9])(-)"), r"\1 \2 "))
 _ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
 
@@ -97,7 +97,7 @@ def tokenize_13a(text):
     if "&" in line:
         for entity, character in _ENTITIES:
             line = line.replace(entity, character)
-    line = " %s " % line
+    line = (" %s " % line).translate(_SYMBOLS)
     for pattern, replacement in _13A:
         line = pattern.sub(replacement, line)
     return line.split()
@@ -179,7 +179,8 @@ CHRF_BETA = 2
 
 def _char_ngrams(text):
     line = "".join(text.split())
-    return [Counter([line[i:i + n] for i in range(len(line) - n + 1)]) for n in range(1, CHRF_ORDER + 1)]
+    size = len(line)
+    return [Counter(line)] + [Counter([line[i:i + n] for i in range(size - n + 1)]) for n in range(2, CHRF_ORDER + 1)]
 
 
 def chrf_of(stats):
