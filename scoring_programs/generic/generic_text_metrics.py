@@ -13,6 +13,7 @@ import math
 import re
 import string
 from collections import Counter
+from itertools import repeat
 
 # ---------------------------------------------------------------------------------------------------------------
 # SQuAD: normalization, exact match, F1 (the official evaluation scripts v1.1 and v2.0)
@@ -129,8 +130,9 @@ def bleu_stats(references, hypothesis):
     for gram, count in _word_ngrams(tokens, BLEU_ORDER).items():
         n = len(gram) - 1
         total[n] += count
-        if gram in merged:
-            correct[n] += min(count, merged[gram])
+        clip = merged.get(gram)
+        if clip:
+            correct[n] += count if count < clip else clip
     return [length, closest] + correct + total
 
 
@@ -217,10 +219,8 @@ def chrf_stats(references, hypothesis):
     for reference in references:
         stats = []
         for n, ref in enumerate(_char_ngrams(reference)):
-            match = 0
-            for gram, count in hyp[n].items():
-                if gram in ref:
-                    match += min(count, ref[gram])
+            grams = hyp[n]
+            match = sum(map(min, grams.values(), map(ref.get, grams, repeat(0))))
             stats.extend((hyp_counts[n] if ref else 0, sum(ref.values()), match))
         score = chrf_of(stats)
         if score > best_score:
