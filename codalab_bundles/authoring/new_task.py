@@ -129,10 +129,10 @@ def _example(kind):
         ref = {"gold.json": "{\"1\": \"the cat sat\", \"2\": [\"Paris\", \"the city of Paris\"], \"3\": \"\"}\n"}
         res = {"predictions.json": "{\"1\": \"A cat sat.\", \"2\": \"Paris, France\", \"3\": \"none\"}\n"}
         scores = {"exact_match": 1.0 / 3, "f1": 5.0 / 9}
-        prose = ("Item 1: \"A cat sat.\" and \"the cat sat\" both normalize to \"cat sat\": exact match 1, F1 1. Item 2: "
-                 "\"paris france\" against \"paris\" has F1 2 x (1/2 x 1)/(1/2 + 1) = 2/3 (against \"city of paris\": 2/5), "
-                 "exact match 0. Item 3 has no answer (an empty reference): \"none\" scores 0. `exact_match` = 1/3, "
-                 "`f1` = (1 + 2/3 + 0)/3 = 5/9.")
+        prose = ("Item 1: \"A cat sat.\" and \"the cat sat\" both normalize to \"cat sat\": exact match 1, F1 1. "
+                 "Item 2: \"paris france\" against \"paris\" has F1 2 x (1/2 x 1)/(1/2 + 1) = 2/3 (against \"city of "
+                 "paris\": 2/5), exact match 0. Item 3 has no answer (an empty reference): \"none\" scores 0. "
+                 "`exact_match` = 1/3, `f1` = (1 + 2/3 + 0)/3 = 5/9.")
     else:
         ref = {"gold.json": "{\"q1\": \"a\", \"q2\": \"b\", \"q3\": \"c\", \"q4\": \"d\"}\n"}
         res = {"predictions.json": "{\"q1\": [\"a\", \"b\"], \"q2\": [\"a\", \"b\"], \"q3\": [\"a\"], "
