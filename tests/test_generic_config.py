@@ -28,6 +28,7 @@ def test_available_keys():
         "multilabel": ("samples_f1", "jaccard", "micro_f1", "macro_f1", "exact_match"),
         "spans": ("spans_f1", "spans_precision", "spans_recall"),
         "ranking": ("accuracy", "mrr", "hits_at_3", "hits_at_5", "hits_at_10"),
+        "text": ("exact_match", "f1", "bleu", "chrf", "rouge1", "rouge2", "rouge_l"),
     }
 
 
@@ -50,7 +51,7 @@ def test_valid_configs(config):
 
 @pytest.mark.parametrize("config, fragment", [
     ([], "must hold a JSON object"),
-    ({}, "'kind' must be one of classification, multilabel, ranking, spans, found null"),
+    ({}, "'kind' must be one of classification, multilabel, ranking, spans, text, found null"),
     ({"kind": "regression"}, 'found "regression"'),
     ({"kind": "classification", "keys": ["accuracy", "mrr"]}, 'score key "mrr" is not available for kind '
                                                               'classification'),
@@ -78,7 +79,7 @@ def test_the_config_module_imports_alone_without_side_effects(tmp_path):
             "assert 'scoring_runtime' not in sys.modules; print(sorted(g.AVAILABLE_KEYS))" % str(GENERIC))
     run = subprocess.run([sys.executable, "-I", "-c", code], cwd=str(tmp_path), capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
-    assert run.stdout == "['classification', 'multilabel', 'ranking', 'spans']\n"
+    assert run.stdout == "['classification', 'multilabel', 'ranking', 'spans', 'text']\n"
     assert list(tmp_path.iterdir()) == []
 
 

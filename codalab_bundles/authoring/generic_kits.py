@@ -22,10 +22,13 @@ import jinja2
 from .. import loading, resources
 from .taskdef import ROOT
 
-KINDS = ("classification", "multilabel", "spans", "ranking")
+KINDS = ("classification", "multilabel", "spans", "ranking", "text")
 KITS = Path(__file__).resolve().parent / "templates" / "kits"
 OPTIONS_FILE = "options.json"  # ranking: {query id: [option ids]}, beside the gold; the scorer ignores it
-PUBLIC_NAMES = {"classification": "items.csv", "multilabel": "items.csv", "spans": "texts.csv", "ranking": "queries.json"}
+PUBLIC_NAMES = {"classification": "items.csv", "multilabel": "items.csv", "spans": "texts.csv", "ranking": "queries.json",
+                "text": "items.json"}
+# text: the public data's name by the gold's format (a SQuAD dataset, a CSV or TSV; else items.json, the ids)
+TEXT_PUBLIC_NAMES = {"squad": "questions.json", "csv": "items.csv", "tsv": "items.tsv"}
 SPLIT_SIZES = {"dev": 30, "test": 60}
 
 
@@ -186,8 +189,10 @@ def public_data(ctx):
     program = program_config(ctx.program_dir)
     kind = program["kind"]
     gold = _gold_path(ctx.reference_dir, program)
-    out = Path(ctx.out_dir) / PUBLIC_NAMES[kind]
-    if kind in ("classification", "multilabel"):
+    out = Path(ctx.out_dir) / _public_name(kind, gold)
+    if kind == "text":
+        _text_public_data(gold, program, out)
+    elif kind in ("classification", "multilabel"):
         header, rows = _read_csv(gold)
         answer = _column(header, program["label_column" if kind == "classification" else "labels_column"])
         keep = [i for i in range(len(header)) if i != answer]
@@ -223,8 +228,9 @@ def starting_kit(ctx):
         header, rows = _read_csv(_gold_path(ctx.reference_dir, program))
         labels = sorted(set(row[_column(header, program["label_column"])].strip() for row in rows))
         label = labels[0]
-    public = Path(ctx.public_dir) / PUBLIC_NAMES[kind]
-    baseline = _render("baseline_%s.py.j2" % kind, title=title, program=program, label=label)
+    public = Path(ctx.public_dir) / _public_name(kind, _gold_path(ctx.reference_dir, program))
+    baseline = _render("baseline_%s.py.j2" % kind, title=title, program=program, label=label,
+                       public=public.name)
     (Path(ctx.out_dir) / "baseline.py").write_text(baseline, encoding="utf-8")
     (Path(ctx.out_dir) / "README.md").write_text(_render(
         "README.md.j2", title=title, kind=kind, program=program, public=public.name, label=label), encoding="utf-8")
@@ -265,6 +271,8 @@ def sample_gold(kind, split, seed):
                 position += len(word) + 1
             rows.append([json.dumps(offsets), text])
         return {"gold.csv": _csv_text(["spans", "text"], rows)}
+    if kind == "text":
+        return {"gold.json": _sample_squad(rng, texts)}
     options = {}
     answers = {}
     for i in range(n):
@@ -322,6 +330,8 @@ def split_gold(kind, path, program):
 
         def text(chosen):
             return json.dumps(dict((q, answers[q]) for q, _ in chosen), indent=1) + "\n"
+    elif kind == "text" and _text_format(path) != "csv":
+        items, text = _text_split_items(path, program)
     elif kind == "spans" and file_format != "csv":  # <id><TAB>[offsets] lines
         lines = [line.rstrip("\r\n") + "\n" for line in path.read_text(encoding="utf-8-sig").splitlines()
                  if line.strip()]
@@ -360,3 +370,128 @@ def _both_filled(parts):
         cut = max(1, len(everything) // 5)
         parts = {"dev": everything[:cut], "test": everything[cut:]}
     return parts
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Kind text: the gold is a SQuAD dataset, a JSON object {id: text or [texts]}, or a CSV/TSV (rows of one id: its
+# references)
+
+
+def _text_format(path):
+    """"squad", "json", "csv" or "tsv" of a text gold file."""
+    lower = Path(path).name.lower()
+    if lower.endswith((".csv", ".tsv")):
+        return lower[-3:]
+    data = json.loads(Path(path).read_text(encoding="utf-8-sig"))
+    return "squad" if isinstance(data, dict) and isinstance(data.get("data"), list) else "json"
+
+
+def _public_name(kind, gold):
+    return TEXT_PUBLIC_NAMES.get(_text_format(gold), PUBLIC_NAMES[kind]) if kind == "text" else PUBLIC_NAMES[kind]
+
+
+def _without_answers(dataset):
+    """A SQuAD dataset without its answers (answers, plausible_answers, is_impossible)."""
+    articles = []
+    for article in dataset["data"]:
+        paragraphs = []
+        for paragraph in article["paragraphs"]:
+            qas = [dict((k, v) for k, v in qa.items() if k not in ("answers", "plausible_answers", "is_impossible"))
+                   for qa in paragraph["qas"]]
+            paragraphs.append(dict(paragraph, qas=qas))
+        articles.append(dict(article, paragraphs=paragraphs))
+    return dict(dataset, data=articles)
+
+
+def _text_public_data(gold, program, out):
+    """Participants' inputs: a SQuAD dataset without its answers; a CSV/TSV's other columns, one row per id; a
+    JSON gold's ids (a JSON list)."""
+    found = _text_format(gold)
+    if found == "squad":
+        dataset = json.loads(gold.read_text(encoding="utf-8-sig"))
+        out.write_text(json.dumps(_without_answers(dataset), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    elif found == "json":
+        ids = list(json.loads(gold.read_text(encoding="utf-8-sig")))
+        out.write_text(json.dumps(ids, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    else:
+        delimiter = "\t" if found == "tsv" else ","
+        header, rows = _read_table(gold, delimiter)
+        answer, key = _column(header, program["reference_column"]), _column(header, program["id_column"])
+        keep = [i for i in range(len(header)) if i != answer]
+        seen, kept = set(), []
+        for row in rows:  # several rows of one id are its references: the inputs once
+            if row[key].strip() not in seen:
+                seen.add(row[key].strip())
+                kept.append([row[i] for i in keep])
+        out.write_text(_table_text([header[i] for i in keep], kept, delimiter), encoding="utf-8")
+
+
+def _read_table(path, delimiter):
+    with open(str(path), encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.reader(handle, delimiter=delimiter))
+    return rows[0], [row for row in rows[1:] if row]
+
+
+def _table_text(header, rows, delimiter):
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=delimiter, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def _text_split_items(path, program):
+    """(items [(id, thing)], text(chosen items)) of a JSON, SQuAD or TSV text gold, for split_gold."""
+    found = _text_format(path)
+    if found == "tsv":
+        header, rows = _read_table(path, "\t")
+        key = _column(header, program["id_column"])
+
+        def text(chosen):
+            return _table_text(header, [row for _, row in chosen], "\t")
+        return [(row[key].strip(), row) for row in rows], text
+    data = json.loads(path.read_text(encoding="utf-8-sig"))
+    if found == "json":
+        def text(chosen):
+            return json.dumps(dict((item, data[item]) for item, _ in chosen), ensure_ascii=False, indent=1) + "\n"
+        return [(item, item) for item in data], text
+    ids = [str(qa["id"]) for article in data["data"] for paragraph in article["paragraphs"] for qa in paragraph["qas"]]
+
+    def text(chosen):
+        keep = set(item for item, _ in chosen)
+        return json.dumps(_without_answers_kept(data, keep), ensure_ascii=False, indent=1) + "\n"
+    return [(item, item) for item in ids], text
+
+
+def _without_answers_kept(dataset, keep):
+    """The SQuAD dataset with only the questions whose id is in ``keep`` (answers kept)."""
+    articles = []
+    for article in dataset["data"]:
+        paragraphs = [dict(p, qas=[qa for qa in p["qas"] if str(qa["id"]) in keep]) for p in article["paragraphs"]]
+        paragraphs = [p for p in paragraphs if p["qas"]]
+        if paragraphs:
+            articles.append(dict(article, paragraphs=paragraphs))
+    return dict(dataset, data=articles)
+
+
+def _sample_squad(rng, texts):
+    """A SQuAD 2.0 dataset: a paragraph per text; per paragraph one question asking for the word after a word of
+    it (answers: that word and the two words), and one in three paragraphs a question it cannot answer."""
+    paragraphs = []
+    for i, text in enumerate(texts):
+        words = text.split(" ")
+        at = rng.randrange(len(words) - 1)
+        start = sum(len(w) + 1 for w in words[:at + 1])
+        qas = [{"id": "q%d" % (i + 1), "question": "Which word follows the %s word '%s'?" % (
+            ordinal_word(at + 1), words[at]), "is_impossible": False, "answers": [
+                {"text": words[at + 1], "answer_start": start},
+                {"text": " ".join(words[at:at + 2]), "answer_start": start - len(words[at]) - 1}]}]
+        if i % 3 == 2:
+            qas.append({"id": "q%d_none" % (i + 1), "question": "Which word follows 'menu'?", "is_impossible": True,
+                        "answers": []})
+        paragraphs.append({"context": text, "qas": qas})
+    return json.dumps({"version": "v2.0", "data": [{"title": "Reviews", "paragraphs": paragraphs}]}, indent=1) + "\n"
+
+
+def ordinal_word(number):
+    return "%d%s" % (number, "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th"))

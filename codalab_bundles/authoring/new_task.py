@@ -26,12 +26,14 @@ NAME_RE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 DEFAULT_KEYS = {"classification": ("macro_f1", "accuracy", "weighted_f1"),
                 "multilabel": ("samples_f1", "jaccard", "micro_f1", "macro_f1"),
                 "spans": ("spans_f1", "spans_precision", "spans_recall"),
-                "ranking": ("accuracy", "mrr")}
+                "ranking": ("accuracy", "mrr"),
+                "text": ("exact_match", "f1")}
 LABELS = {"macro_f1": "Macro-F1", "accuracy": "Accuracy", "micro_f1": "Micro-F1", "weighted_f1": "Weighted F1",
           "macro_precision": "Macro precision", "macro_recall": "Macro recall", "samples_f1": "Samples F1",
           "jaccard": "Jaccard", "exact_match": "Exact match", "spans_f1": "F1", "spans_precision": "Precision",
           "spans_recall": "Recall", "mrr": "MRR", "hits_at_3": "Hits@3", "hits_at_5": "Hits@5",
-          "hits_at_10": "Hits@10"}
+          "hits_at_10": "Hits@10", "f1": "F1", "bleu": "BLEU", "chrf": "chrF", "rouge1": "ROUGE-1",
+          "rouge2": "ROUGE-2", "rouge_l": "ROUGE-L"}
 SPLITS = ("dev", "test")
 
 
@@ -123,6 +125,14 @@ def _example(kind):
         scores = {"spans_f1": 11.0 / 21, "spans_precision": 0.5, "spans_recall": 5.0 / 9}
         prose = ("Gold/predicted offsets {0,1,6}/{0,1,4,5}, {}/{}, {10..15}/{}: per post F1 4/7, 1, 0, so "
                  "`spans_f1` = 11/21; precision 1/2, 1, 0 and recall 2/3, 1, 0 give 0.5 and 5/9.")
+    elif kind == "text":
+        ref = {"gold.json": "{\"1\": \"the cat sat\", \"2\": [\"Paris\", \"the city of Paris\"], \"3\": \"\"}\n"}
+        res = {"predictions.json": "{\"1\": \"A cat sat.\", \"2\": \"Paris, France\", \"3\": \"none\"}\n"}
+        scores = {"exact_match": 1.0 / 3, "f1": 5.0 / 9}
+        prose = ("Item 1: \"A cat sat.\" and \"the cat sat\" both normalize to \"cat sat\": exact match 1, F1 1. "
+                 "Item 2: \"paris france\" against \"paris\" has F1 2 x (1/2 x 1)/(1/2 + 1) = 2/3 (against \"city of "
+                 "paris\": 2/5), exact match 0. Item 3 has no answer (an empty reference): \"none\" scores 0. "
+                 "`exact_match` = 1/3, `f1` = (1 + 2/3 + 0)/3 = 5/9.")
     else:
         ref = {"gold.json": "{\"q1\": \"a\", \"q2\": \"b\", \"q3\": \"c\", \"q4\": \"d\"}\n"}
         res = {"predictions.json": "{\"q1\": [\"a\", \"b\"], \"q2\": [\"a\", \"b\"], \"q3\": [\"a\"], "
@@ -133,7 +143,7 @@ def _example(kind):
     names = {"reference": sorted(ref)[0], "submission": sorted(res)[0]}
     columns = {"classification": {"id_column": "id", "label_column": "label"},
                "multilabel": {"id_column": "id", "labels_column": "labels", "separator": "|", "zero_division": 0},
-               "spans": {"spans_column": "spans"}, "ranking": {}}[kind]
+               "spans": {"spans_column": "spans"}, "ranking": {}, "text": {}}[kind]
     example = {"config": dict(names, **columns), "gold_public": True, "ref": ref, "res": res, "scores": scores}
     return prose, json.dumps(example, indent=1, sort_keys=True)
 
@@ -194,7 +204,8 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
     write(bundle / "task.yaml", env.get_template("task.yaml.j2").render(
         name=name, kind=kind, title=config["title"], today=today.isoformat(), keys=keys, labels=LABELS,
         command=command, description="Predict the %s of each item; ranked by %s." % (
-            {"classification": "label", "multilabel": "labels", "spans": "spans", "ranking": "best option"}[kind],
+            {"classification": "label", "multilabel": "labels", "spans": "spans", "ranking": "best option",
+             "text": "text"}[kind],
             LABELS.get(keys[0], keys[0])),
         dev_start=dev_start, test_start=test_start, end_date=test_start + datetime.timedelta(weeks=2, seconds=-1)))
     for page in ("overview", "evaluation", "data", "terms"):

@@ -19,6 +19,7 @@ AVAILABLE_KEYS = {
     "multilabel": ("samples_f1", "jaccard", "micro_f1", "macro_f1", "exact_match"),
     "spans": ("spans_f1", "spans_precision", "spans_recall"),
     "ranking": ("accuracy", "mrr", "hits_at_3", "hits_at_5", "hits_at_10"),
+    "text": ("exact_match", "f1", "bleu", "chrf", "rouge1", "rouge2", "rouge_l"),
 }
 
 _COMMON = {"kind": None, "reference": None, "submission": None, "keys": None, "title": None}
@@ -32,13 +33,18 @@ FIELDS = {
                   id_column=None, spans_column="spans"),
     "ranking": dict(_COMMON, reference="gold.json", submission="predictions.json",
                     id_column="id", answer_column="answer", ranking_column="ranking", separator="|"),
+    "text": dict(_COMMON, reference="gold.json", submission="predictions.json", id_column="id",
+                 reference_column="answer", prediction_column="prediction", normalize=None),
 }
 _STRING_FIELDS = ("reference", "submission", "title", "id_column", "label_column", "labels_column", "separator",
-                  "spans_column", "answer_column", "ranking_column")
+                  "spans_column", "answer_column", "ranking_column", "reference_column", "prediction_column")
 # A plain file name, or "*" and a suffix ("*.csv": the one file of the folder ending so).
 _FILE_RE = re.compile(r"^(\*?\.?[A-Za-z0-9_][A-Za-z0-9_.-]*)$")
 # File formats by name: spans read "<id><TAB>[offsets]" lines unless the name ends in .csv.
-_FORMATS = {"classification": (".csv",), "multilabel": (".csv",), "ranking": (".json", ".csv")}
+_FORMATS = {"classification": (".csv",), "multilabel": (".csv",), "ranking": (".json", ".csv"),
+            "text": (".json", ".csv", ".tsv")}
+# text: the steps of SQuAD's answer normalization, each on by default ("articles" may also list other words).
+_NORMALIZE_STEPS = ("lowercase", "punctuation", "articles", "whitespace")
 
 
 def file_format(name):
@@ -78,7 +84,26 @@ def check_config(config):
     zero = config.get("zero_division", 0)
     if kind == "multilabel" and (isinstance(zero, bool) or zero not in (0, 1)):
         problems.append("zero_division must be 0 or 1, found %s" % json.dumps(zero))
+    if kind == "text" and config.get("normalize") is not None:
+        problems.extend(_check_normalize(config["normalize"]))
     problems.extend(_check_keys(config.get("keys"), kind))
+    return problems
+
+
+def _check_normalize(normalize):
+    if not isinstance(normalize, dict):
+        return ["normalize must be an object {%s}, each true or false (articles: also a list of words)"
+                % ", ".join('"%s": true' % step for step in _NORMALIZE_STEPS)]
+    problems = ["normalize has no step %s (steps: %s)" % (json.dumps(name), ", ".join(_NORMALIZE_STEPS))
+                for name in sorted(normalize) if name not in _NORMALIZE_STEPS]
+    for name in _NORMALIZE_STEPS:
+        value = normalize.get(name, True)
+        words = name == "articles" and isinstance(value, list)
+        if words and not (value and all(isinstance(w, str) and w.strip() and w == w.strip() for w in value)):
+            problems.append("normalize.articles must be true, false or a non-empty list of words (strings without "
+                            "spaces around), found %s" % json.dumps(value))
+        elif not words and not isinstance(value, bool):
+            problems.append("normalize.%s must be true or false, found %s" % (name, json.dumps(value)))
     return problems
 
 

@@ -1,0 +1,359 @@
+"""Kind ``text``: one or more reference texts per id, one predicted text per id.
+
+Keys (generic_text_metrics has the formulas): exact_match and f1 (SQuAD's normalization and no-answer rule, the
+best over the references, mean over ids; fractions 0-1), bleu and chrf (sacreBLEU's corpus BLEU and chrF with its
+defaults, 0-100 as sacreBLEU prints them), rouge1, rouge2 and rouge_l (rouge-score's F-measures, best over the
+references, mean over ids; 0-1).
+
+Gold: JSON {id: text or [texts]}, a SQuAD dataset JSON (data/paragraphs/qas/answers), or CSV/TSV with id_column and
+reference_column (several rows of one id: several references). Submission: JSON {id: text} (SQuAD's prediction
+file) or CSV/TSV with id_column and prediction_column.
+Per-item statistics: "items" and the id's value of a mean key, or its additive BLEU or chrF counts.
+"""
+import csv
+import math
+import sys
+
+from report_html import paragraph, section, table
+from scoring_runtime import (VERSION, Items, ReferenceDataError, SubmissionError, load_json, quote, read_text,
+                             stream_lines)
+
+from generic_result import make_result, scores_section
+from generic_table import check_complete, collect, column_index, csv_records, describe, id_key, locate
+import generic_text_metrics as metrics
+
+MEAN_KEYS = ("exact_match", "f1") + metrics.ROUGE_KEYS
+_BLEU_NAMES = (["hyp_len", "ref_len"] + ["correct_%d" % n for n in range(1, metrics.BLEU_ORDER + 1)] +
+               ["total_%d" % n for n in range(1, metrics.BLEU_ORDER + 1)])
+_CHRF_NAMES = [name % n for n in range(1, metrics.CHRF_ORDER + 1) for name in ("hyp_%d", "ref_%d", "match_%d")]
+_SHOWN_ITEMS = 20
+
+
+def table_format(name):
+    """"json", "csv" or "tsv", from a file name (generic_config checks the extension)."""
+    lower = name.lower()
+    return "tsv" if lower.endswith(".tsv") else "csv" if lower.endswith(".csv") else "json"
+
+
+def normalizer(config):
+    options = dict(config.get("normalize") or {})
+    return metrics.Normalizer(lowercase=options.get("lowercase", True), punctuation=options.get("punctuation", True),
+                              articles=options.get("articles", True), whitespace=options.get("whitespace", True))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Reading
+
+
+class _Object(dict):
+    """A JSON object that remembers the first key given twice (json.loads keeps the last one silently)."""
+    repeated = None
+
+
+def _pairs(pairs):
+    obj = _Object(pairs)
+    if len(obj) < len(pairs):
+        seen = set()
+        for key, _ in pairs:
+            if key in seen:
+                obj.repeated = key
+                break
+            seen.add(key)
+    return obj
+
+
+def _json_kind(value):
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    return {dict: "an object", list: "a list", str: "a string"}.get(type(value), "a number")
+
+
+def _tsv_records(path, label, id_column, columns, error):
+    """(line, id text, [cells of ``columns``]) per data row of a tab-separated file with a header line (the csv
+    module's quoting, a tab as delimiter)."""
+    csv.field_size_limit(min(sys.maxsize, 2 ** 31 - 1))
+    reader = csv.reader(stream_lines(path, label, error), delimiter="\t")
+    header, start, wanted, needed = None, 1, None, 0
+    try:
+        for record in reader:
+            line, start = start, reader.line_num + 1
+            if not any(cell.strip() for cell in record):
+                continue
+            if header is None:
+                header = record
+                id_at = column_index(header, id_column, label, error)
+                wanted = [column_index(header, name, label, error) for name in columns]
+                needed = max([id_at] + wanted) + 1
+                continue
+            if len(record) > len(header):
+                raise error("%s, line %d: the row has %d cells, the header %d (a tab inside a cell must be quoted)"
+                            % (label, line, len(record), len(header)))
+            if len(record) < needed:
+                raise error("%s, line %d: the row has %d cells, the header %d" % (label, line, len(record),
+                                                                                  len(header)))
+            yield line, record[id_at], [record[index] for index in wanted]
+    except csv.Error as exc:
+        raise error("%s, line %d: this is not valid TSV (%s)" % (label, start, exc))
+    if header is None:
+        raise error("%s is empty: expected a header line" % label)
+
+
+def _records(path, label, config, column, error):
+    if table_format(path) == "tsv":
+        return _tsv_records(path, label, config["id_column"], [column], error)
+    return csv_records(path, label, config["id_column"], [column], error)
+
+
+def _squad_gold(data, label):
+    """{id: [answer texts]} of a SQuAD dataset (v1.1 or v2.0): every qa of every paragraph of every article; an
+    empty answer list (v2.0's unanswerable questions) is the no-answer reference ""."""
+    error = ReferenceDataError
+    gold = {}
+    for a, article in enumerate(data["data"]):
+        paragraphs = article.get("paragraphs") if isinstance(article, dict) else None
+        if not isinstance(paragraphs, list):
+            raise error("%s: data[%d] has no \"paragraphs\" list" % (label, a))
+        for p, paragraph_ in enumerate(paragraphs):
+            qas = paragraph_.get("qas") if isinstance(paragraph_, dict) else None
+            if not isinstance(qas, list):
+                raise error("%s: data[%d].paragraphs[%d] has no \"qas\" list" % (label, a, p))
+            for q, qa in enumerate(qas):
+                where = "%s: data[%d].paragraphs[%d].qas[%d]" % (label, a, p, q)
+                raw = qa.get("id") if isinstance(qa, dict) else None
+                if isinstance(raw, bool) or not isinstance(raw, (str, int)) or not id_key(u"%s" % raw):
+                    raise error("%s has no \"id\" (a string)" % where)
+                key = id_key(u"%s" % raw)
+                if key in gold:
+                    raise error("%s: id %s is given twice" % (where, quote(u"%s" % raw)))
+                answers = qa.get("answers")
+                if not isinstance(answers, list) or not all(
+                        isinstance(answer, dict) and isinstance(answer.get("text"), str) for answer in answers):
+                    raise error("%s (id %s): \"answers\" must be a list of objects with a \"text\" string"
+                                % (where, quote(u"%s" % raw)))
+                gold[key] = [answer["text"] for answer in answers] or [""]
+    if not gold:
+        raise error("%s holds no questions" % label)
+    return gold
+
+
+def is_squad(data):
+    return isinstance(data, dict) and isinstance(data.get("data"), list)
+
+
+def read_gold(ref_dir, config):
+    """{id: [reference texts]} in the gold's order; ReferenceDataError naming the file, the line or id and the
+    problem, never a gold text (``new`` checks with it)."""
+    error = ReferenceDataError
+    path = locate(ref_dir, config["reference"], error)
+    label = describe(path, error)
+    if table_format(config["reference"]) != "json":
+        gold, lines = {}, {}
+        for line, raw_id, cells in _records(path, label, config, config["reference_column"], error):
+            key = id_key(raw_id)
+            if not key:
+                raise error("%s, line %d: the id is empty" % (label, line))
+            gold.setdefault(key, []).append(cells[0])
+        if not gold:
+            raise error("%s holds no rows" % label)
+        return gold
+    data = load_json(read_text(path, label, error), label, error, object_pairs_hook=_pairs)
+    if is_squad(data):
+        return _squad_gold(data, label)
+    if not isinstance(data, dict):
+        raise error("%s must hold a JSON object {id: reference text or [reference texts]} or a SQuAD dataset "
+                    "{\"data\": [...]}, found %s" % (label, _json_kind(data)))
+    if data.repeated is not None:
+        raise error("%s: id %s is given more than once" % (label, quote(data.repeated)))
+    gold = {}
+    for raw_id, value in data.items():
+        key = id_key(raw_id)
+        if not key:
+            raise error("%s: an id is empty" % label)
+        if key in gold:
+            raise error("%s: id %s is given more than once" % (label, quote(raw_id)))
+        if isinstance(value, str):
+            gold[key] = [value]
+        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+            gold[key] = list(value) or [""]
+        else:
+            raise error("%s, id %s: the reference must be a string or a list of strings, found %s"
+                        % (label, quote(raw_id), _json_kind(value)))
+    if not gold:
+        raise error("%s holds no ids" % label)
+    return gold
+
+
+def read_predictions(res_dir, config, gold):
+    """{id: predicted text} for exactly the gold ids."""
+    name = config["submission"]
+    hint = " (give \"\" for an id you leave unanswered)"
+    if table_format(name) == "json":
+        expected = "the zip must hold %s at its root: a JSON object {id: predicted text}" % name
+    else:
+        expected = ("the zip must hold %s at its root, a %s file with columns %s,%s"
+                    % (name, table_format(name).upper(), config["id_column"], config["prediction_column"]))
+    path = locate(res_dir, name, SubmissionError, expected)
+    label = describe(path, SubmissionError)
+    if table_format(name) != "json":
+        table = collect(_records(path, label, config, config["prediction_column"], SubmissionError), label,
+                        SubmissionError, gold)
+        predicted = dict((key, cells[0]) for key, (_, cells) in table.items())
+        check_complete(predicted, gold, label, hint)
+        return predicted
+    data = load_json(read_text(path, label, SubmissionError), label, SubmissionError, object_pairs_hook=_pairs)
+    if not isinstance(data, dict):
+        raise SubmissionError("%s must hold a JSON object {id: predicted text}, found %s" % (label, _json_kind(data)))
+    if data.repeated is not None:
+        raise SubmissionError("%s: id %s is given more than once" % (label, quote(data.repeated)))
+    predicted = {}
+    for raw_id, value in data.items():
+        key = id_key(raw_id)
+        if key not in gold:
+            raise SubmissionError("%s: id %s is not an id of this phase" % (label, quote(raw_id)))
+        if key in predicted:
+            raise SubmissionError("%s: id %s is given more than once" % (label, quote(raw_id)))
+        if not isinstance(value, str):
+            raise SubmissionError("%s, id %s: the prediction must be a string (\"\" for no answer), found %s"
+                                  % (label, quote(raw_id), _json_kind(value)))
+        predicted[key] = value
+    check_complete(predicted, gold, label, hint)
+    return predicted
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Scoring
+
+
+def signatures(references, keys):
+    """sacreBLEU's signature strings of the bleu and chrf keys configured: {key: signature}."""
+    counts = set(len(refs) for refs in references)
+    nrefs = "%d" % counts.pop() if len(counts) == 1 else "var"
+    version = "generic-text-%s" % VERSION
+    out = {}
+    if "bleu" in keys:
+        out["bleu"] = "nrefs:%s|case:mixed|eff:no|tok:13a|smooth:exp|version:%s" % (nrefs, version)
+    if "chrf" in keys:
+        out["chrf"] = "nrefs:%s|case:mixed|eff:yes|nc:6|nw:0|space:no|version:%s" % (nrefs, version)
+    return out
+
+
+def measure(references, predictions, keys, normalize):
+    """({key: score}, {key: per-item values or statistics}) for the keys asked for, over aligned lists."""
+    per_item = {}
+    if "exact_match" in keys or "f1" in keys:
+        pairs = [metrics.squad_scores(metrics.squad_gold(refs, normalize), pred, normalize)
+                 for refs, pred in zip(references, predictions)]
+        per_item["exact_match"] = [p[0] for p in pairs]
+        per_item["f1"] = [p[1] for p in pairs]
+    rouge = [key for key in metrics.ROUGE_KEYS if key in keys]
+    if rouge:
+        found = [metrics.rouge_scores(refs, pred, rouge) for refs, pred in zip(references, predictions)]
+        for key in rouge:
+            per_item[key] = [f[key] for f in found]
+    if "bleu" in keys:
+        per_item["bleu"] = [metrics.bleu_stats(refs, pred) for refs, pred in zip(references, predictions)]
+    if "chrf" in keys:
+        per_item["chrf"] = [metrics.chrf_stats(refs, pred) for refs, pred in zip(references, predictions)]
+    values = {}
+    for key in keys:
+        if key in MEAN_KEYS:
+            values[key] = math.fsum(per_item[key]) / len(predictions)
+        else:
+            totals = [sum(column) for column in zip(*per_item[key])]
+            values[key] = (metrics.bleu_of if key == "bleu" else metrics.chrf_of)(totals)
+    return values, per_item
+
+
+def _finish(key):
+    if key in MEAN_KEYS:
+        return lambda totals: totals.get(key, 0.0) / totals["items"] if totals.get("items") else 0.0
+    names, formula = (_BLEU_NAMES, metrics.bleu_of) if key == "bleu" else (_CHRF_NAMES, metrics.chrf_of)
+    return lambda totals: formula([totals.get(name, 0.0) for name in names])
+
+
+def _verdict(key, value, per_item, index):
+    """right, partly or wrong for one item's ``value`` of ``key``."""
+    if key in MEAN_KEYS:
+        if value == 1.0:
+            return "right"
+        if key == "exact_match":
+            return "partly" if per_item["f1"][index] > 0 else "wrong"
+        return "partly" if value > 0 else "wrong"
+    if key == "bleu":
+        length, closest, correct, total = value[0], value[1], value[2:6], value[6:]
+        if length == closest and correct == total:
+            return "right"
+        return "partly" if correct[0] else "wrong"
+    if all(value[i] == value[i + 1] == value[i + 2] for i in range(0, len(value), 3)):
+        return "right"
+    return "partly" if value[2] else "wrong"
+
+
+def build_items(key, ids, references, predictions, per_item):
+    items = Items("item", key, _finish(key))
+    names = _BLEU_NAMES if key == "bleu" else _CHRF_NAMES if key == "chrf" else None
+    for index, (item_id, refs, pred) in enumerate(zip(ids, references, predictions)):
+        value = per_item[key][index]
+        stats = {"items": 1}
+        if names:
+            stats.update((name, count) for name, count in zip(names, value) if count)
+        else:
+            stats[key] = value
+        verdict = _verdict(key, value, per_item, index)
+        if verdict == "right":
+            items.add(item_id, stats)
+            continue
+        wanted = ("no answer (an empty text)" if not any(r.strip() for r in refs) else
+                  "reference %s%s" % (quote(refs[0]), " and %d more" % (len(refs) - 1) if len(refs) > 1 else ""))
+        items.add(item_id, stats, verdict, "predicted %s; %s" % (quote(pred), wanted))
+    return items
+
+
+def score(ref_dir, res_dir, config):
+    gold = read_gold(ref_dir, config)
+    predicted = read_predictions(res_dir, config, gold)
+    ids = list(gold)
+    references = [gold[key] for key in ids]
+    predictions = [predicted[key] for key in ids]
+    keys = list(config["keys"])
+    normalize = normalizer(config)
+    needed = set(keys) | ({"f1"} if "exact_match" in keys else set())
+    values, per_item = measure(references, predictions, needed, normalize)
+    signed = signatures(references, keys)
+    no_answer = sum(1 for refs in references if not any(metrics.squad_gold(refs, normalize)))
+    notes = ["scored %d ids (%d of them no-answer items)" % (len(ids), no_answer)]
+    notes.extend("%s signature (sacreBLEU-compatible): %s" % (key, text) for key, text in sorted(signed.items()))
+    totals = [("ids scored", len(ids)), ("ids with several references", sum(1 for r in references if len(r) > 1)),
+              ("no-answer ids (every reference empty after normalization)", no_answer),
+              ("empty predictions", sum(1 for p in predictions if not p.strip()))]
+
+    def render(scores, gold_public):
+        return _page(scores, totals, signed, normalize, ids, references, predictions, per_item, keys, gold_public)
+    return make_result(config, values, render, notes,
+                       items=lambda key: build_items(key, ids, references, predictions, per_item))
+
+
+def _page(scores, totals, signed, normalize, ids, references, predictions, per_item, keys, gold_public):
+    articles = ", ".join(normalize.articles) or "none"
+    steps = [name for name, on in (("lowercase", normalize.lowercase), ("punctuation removed",
+                                                                        normalize.punctuation),
+                                   ("whitespace collapsed", normalize.whitespace)) if on]
+    conventions = [paragraph("exact_match and f1: SQuAD 2.0's rules (normalization: %s; articles removed: %s), "
+                             "the best over an id's references; an id whose references are all empty is a no-answer "
+                             "id, right only when the prediction is empty too." % (", ".join(steps) or "none",
+                                                                                  articles))]
+    for key, text in sorted(signed.items()):
+        conventions.append(paragraph("%s: sacreBLEU-compatible, signature %s (0-100, as sacreBLEU prints it)."
+                                     % (key, text)))
+    parts = [scores_section(scores, totals), section("Conventions", *conventions)]
+    mean_keys = [key for key in keys if key in MEAN_KEYS]
+    if gold_public and mean_keys:
+        key = mean_keys[0]
+        order = sorted(range(len(ids)), key=lambda i: (per_item[key][i], i))[:_SHOWN_ITEMS]
+        rows = [(ids[i], predictions[i], " | ".join(references[i]), per_item[key][i]) for i in order
+                if per_item[key][i] < 1.0]
+        if rows:
+            parts.append(section("Lowest %s" % key, table(["id", "prediction", "references", key], rows)))
+    return parts
