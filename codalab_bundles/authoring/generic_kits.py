@@ -22,10 +22,11 @@ import jinja2
 from .. import loading, resources
 from .taskdef import ROOT
 
-KINDS = ("classification", "multilabel", "spans", "ranking")
+KINDS = ("classification", "multilabel", "spans", "ranking", "regression")
 KITS = Path(__file__).resolve().parent / "templates" / "kits"
 OPTIONS_FILE = "options.json"  # ranking: {query id: [option ids]}, beside the gold; the scorer ignores it
-PUBLIC_NAMES = {"classification": "items.csv", "multilabel": "items.csv", "spans": "texts.csv", "ranking": "queries.json"}
+PUBLIC_NAMES = {"classification": "items.csv", "multilabel": "items.csv", "spans": "texts.csv", "ranking": "queries.json",
+                "regression": "items.csv"}
 SPLIT_SIZES = {"dev": 30, "test": 60}
 
 
@@ -147,6 +148,20 @@ def _read_csv(path):
     return rows[0], [row for row in rows[1:] if row]
 
 
+def _read_table(path):
+    """(header, rows) of a CSV file, or of a TSV file (name ending in .tsv: cells split at tabs, no quoting, as
+    the scorer reads it)."""
+    if not str(path).lower().endswith(".tsv"):
+        return _read_csv(path)
+    with open(str(path), encoding="utf-8-sig", newline="") as handle:
+        rows = [line.rstrip("\r\n").split("\t") for line in handle.read().splitlines() if line.strip()]
+    return rows[0], rows[1:]
+
+
+def _tsv_text(header, rows):
+    return "".join("\t".join(row) + "\n" for row in [header] + list(rows))
+
+
 def _csv_text(header, rows):
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -191,6 +206,12 @@ def public_data(ctx):
         header, rows = _read_csv(gold)
         answer = _column(header, program["label_column" if kind == "classification" else "labels_column"])
         keep = [i for i in range(len(header)) if i != answer]
+        out.write_text(_csv_text([header[i] for i in keep], [[row[i] for i in keep] for row in rows]),
+                       encoding="utf-8")
+    elif kind == "regression":
+        header, rows = _read_table(gold)
+        value = _column(header, program["value_column"])
+        keep = [i for i in range(len(header)) if i != value]
         out.write_text(_csv_text([header[i] for i in keep], [[row[i] for i in keep] for row in rows]),
                        encoding="utf-8")
     elif kind == "spans" and generic_config().file_format(gold.name) != "csv":
@@ -251,6 +272,10 @@ def sample_gold(kind, split, seed):
     if kind == "classification":
         rows = [[str(i + 1), text, rng.choice(_LABELS[kind])] for i, text in enumerate(texts)]
         return {"gold.csv": _csv_text(["id", "text", "label"], rows)}
+    if kind == "regression":  # a rating from 0 to 5 that grows with the text's length, plus noise
+        rows = [[str(i + 1), text, "%.2f" % min(5.0, max(0.0, 0.4 * len(text.split(" ")) + rng.gauss(0, 0.8)))]
+                for i, text in enumerate(texts)]
+        return {"gold.csv": _csv_text(["id", "text", "score"], rows)}
     if kind == "multilabel":
         rows = [[str(i + 1), text, "|".join(sorted(rng.sample(_LABELS[kind], rng.randint(0, 2))))]
                 for i, text in enumerate(texts)]
@@ -330,7 +355,7 @@ def split_gold(kind, path, program):
         def text(chosen):
             return "".join(line for _, line in chosen)
     else:
-        header, rows = _read_csv(path)
+        header, rows = _read_table(path)
         if program.get("id_column"):
             key = _column(header, program["id_column"])
             items = [(row[key].strip(), row) for row in rows]
@@ -338,7 +363,7 @@ def split_gold(kind, path, program):
             items = [(str(i), row) for i, row in enumerate(rows)]
 
         def text(chosen):
-            return _csv_text(header, [row for _, row in chosen])
+            return (_tsv_text if name.lower().endswith(".tsv") else _csv_text)(header, [row for _, row in chosen])
     parts = _both_filled({"dev": [item for item in items if _in_dev(item[0])],
                           "test": [item for item in items if not _in_dev(item[0])]})
     gold = dict((split, {name: text(chosen)}) for split, chosen in parts.items())
