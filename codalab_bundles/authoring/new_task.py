@@ -129,11 +129,11 @@ def _example(kind, keys=()):
     elif kind == "regression":
         ref = {"gold.csv": "id,score\n1,1\n2,2\n3,3\n4,4\n"}
         res = {"predictions.csv": "id,score\n1,1.5\n2,2\n3,2\n4,5\n"}
-        scores = {"pearson": 1.5 / math.sqrt(1.25 * 2.5), "spearman": 2.5 / math.sqrt(5 * 4.5), "mae": 0.625,
+        scores = {"pearson": 5.25 / math.sqrt(5 * 7.6875), "spearman": 4.5 / math.sqrt(5 * 4.5), "mae": 0.625,
                   "rmse": 0.75, "kendall_tau": 5 / math.sqrt(6 * 5), "r2": 0.55}
-        prose = ("Gold 1, 2, 3, 4; predicted 1.5, 2, 2, 5 (errors +0.5, 0, -1, +1). `pearson` = 1.5/sqrt(1.25 x 2.5) = "
-                 "0.8468 (deviations from the means 2.5 and 2.625); `spearman`: predicted ranks 1, 2.5, 2.5, 4 (the "
-                 "tie shares 2.5), so 2.5/sqrt(5 x 4.5) = 0.9487; `kendall_tau`: 5 concordant pairs, 0 discordant, 1 "
+        prose = ("Gold 1, 2, 3, 4; predicted 1.5, 2, 2, 5 (errors +0.5, 0, -1, +1). `pearson`: deviations from the "
+                 "means 2.5 and 2.625 give 5.25/sqrt(5 x 7.6875) = 0.8468; `spearman`: predicted ranks 1, 2.5, 2.5, 4 "
+                 "(the tie shares 2.5), so 4.5/sqrt(5 x 4.5) = 0.9487; `kendall_tau`: 5 concordant pairs, 0 discordant, 1 "
                  "tied in the predictions: 5/sqrt(6 x 5) = 0.9129; `mae` = 2.5/4 = 0.625; `rmse` = sqrt(2.25/4) = "
                  "0.75; `r2` = 1 - 2.25/5 = 0.55.")
     else:
