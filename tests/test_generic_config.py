@@ -28,6 +28,7 @@ def test_available_keys():
         "multilabel": ("samples_f1", "jaccard", "micro_f1", "macro_f1", "exact_match"),
         "spans": ("spans_f1", "spans_precision", "spans_recall"),
         "ranking": ("accuracy", "mrr", "hits_at_3", "hits_at_5", "hits_at_10"),
+        "regression": ("pearson", "spearman", "kendall_tau", "mae", "rmse", "r2", "qwk"),
     }
 
 
@@ -50,8 +51,15 @@ def test_valid_configs(config):
 
 @pytest.mark.parametrize("config, fragment", [
     ([], "must hold a JSON object"),
-    ({}, "'kind' must be one of classification, multilabel, ranking, spans, found null"),
-    ({"kind": "regression"}, 'found "regression"'),
+    ({}, "'kind' must be one of classification, multilabel, ranking, regression, spans, found null"),
+    ({"kind": "forecasting"}, 'found "forecasting"'),
+    ({"kind": "regression", "keys": ["pearson", "qwk"]}, 'the key qwk needs "label_range"'),
+    ({"kind": "regression", "label_range": [3, 3]}, "label_range must be [min, max], two integers with min < max"),
+    ({"kind": "regression", "label_range": [0, 2.5]}, "label_range must be [min, max]"),
+    ({"kind": "regression", "label_range": [0, True]}, "label_range must be [min, max]"),
+    ({"kind": "regression", "label_range": [0, 5000]}, "label_range must span at most 1000 labels"),
+    ({"kind": "regression", "value_column": ""}, '"value_column" must be a non-empty string'),
+    ({"kind": "regression", "reference": "gold.json"}, "must end in .csv or .tsv"),
     ({"kind": "classification", "keys": ["accuracy", "mrr"]}, 'score key "mrr" is not available for kind '
                                                               'classification'),
     ({"kind": "classification", "keys": []}, "'keys' must be a non-empty list"),
@@ -78,7 +86,7 @@ def test_the_config_module_imports_alone_without_side_effects(tmp_path):
             "assert 'scoring_runtime' not in sys.modules; print(sorted(g.AVAILABLE_KEYS))" % str(GENERIC))
     run = subprocess.run([sys.executable, "-I", "-c", code], cwd=str(tmp_path), capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
-    assert run.stdout == "['classification', 'multilabel', 'ranking', 'spans']\n"
+    assert run.stdout == "['classification', 'multilabel', 'ranking', 'regression', 'spans']\n"
     assert list(tmp_path.iterdir()) == []
 
 
