@@ -20,13 +20,17 @@ the resample's multiset of pairs, on which the metric is computed exactly as on 
 """
 import math
 import re
+from bisect import bisect_right, insort
 from collections import Counter
+from operator import mul
+
+import fast_csv
 
 from report_html import paragraph, section, table
 from scoring_runtime import Items, ReferenceDataError, SubmissionError, quote
 
 from generic_result import make_result, scores_section
-from generic_table import read_gold_csv, read_submission_csv
+from generic_table import _PLAIN_ID, describe, is_tsv, locate, read_gold_csv, read_submission_csv
 
 LOWER_IS_BETTER = ("mae", "rmse")
 CORRELATIONS = ("pearson", "spearman", "kendall_tau")
@@ -75,108 +79,217 @@ def _values(table, label, column, error, label_range):
                 for key, (line, cells) in table.items())
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# Reading in bulk: whole columns, checked at once. Anything unusual (another shape, an id that is not plain, an id
+# twice, a cell that is not a plain number, ids other than the gold's) returns None, and the file is read again row
+# by row, which finds the first problem and names its line: results and messages are those of the row-by-row read.
+
+def _bulk_columns(path, id_column, value_column):
+    """([ids], [value texts]) of a CSV (fast_csv.columns) or TSV file in the usual shape, or None."""
+    def choose(header):
+        names = [cell.strip() for cell in header]
+        positions = []
+        for name in (id_column, value_column):
+            if name in names:
+                positions.append(names.index(name))
+            elif [cell.lower() for cell in names].count(name.lower()) == 1:
+                positions.append([cell.lower() for cell in names].index(name.lower()))
+            else:
+                raise fast_csv.NotPlain()
+        if positions[0] == positions[1]:
+            raise fast_csv.NotPlain()
+        return positions
+    ids, texts = [], []
+    try:
+        if is_tsv(path):
+            with open(path, "rb") as handle:
+                lines = handle.read().decode("utf-8").splitlines()
+            if lines and lines[0].startswith("\ufeff"):
+                lines[0] = lines[0][1:]
+            if not lines or "\r" in "".join(lines[-1:]) or not all(lines):
+                return None
+            header = lines[0].split("\t")
+            first, second = choose(header)
+            rows = [line.split("\t") for line in lines[1:]]
+            if any(len(row) != len(header) for row in rows):
+                return None
+            ids, texts = [row[first] for row in rows], [row[second] for row in rows]
+        else:
+            for part in fast_csv.columns(path, choose):
+                ids.extend(part[0])
+                texts.extend(part[1])
+    except (fast_csv.NotPlain, UnicodeDecodeError, OSError):
+        return None
+    if not ids or not all(map(_PLAIN_ID.match, ids)) or len(set(ids)) != len(ids):
+        return None
+    return ids, texts
+
+
+_NUMBERS = re.compile(r" *[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)? *(?:\0 *[+-]?(?:[0-9]+\.?[0-9]*|"
+                      r"\.[0-9]+)(?:[eE][+-]?[0-9]+)? *)*\Z")
+
+
+def _bulk_values(texts, label_range):
+    """The numbers of ``texts``, or None when one is not a plain finite number within the limits."""
+    if not _NUMBERS.match("\0".join(texts)):
+        return None
+    values = list(map(float, texts))
+    if max(map(abs, values)) > MAX_MAGNITUDE:
+        return None
+    if label_range is not None and not (all(map(float.is_integer, values)) and
+                                        label_range[0] <= min(values) and max(values) <= label_range[1]):
+        return None
+    return values
+
+
+def _bulk_read(directory, config, error):
+    name = config["reference" if error is ReferenceDataError else "submission"]
+    try:
+        path = locate(directory, name, error)
+    except (ReferenceDataError, SubmissionError):
+        return None
+    found = _bulk_columns(path, config["id_column"], config["value_column"])
+    values = found and _bulk_values(found[1], config.get("label_range"))
+    return (found[0], values) if values is not None else None
+
+
 def read_gold(ref_dir, config):
     """{id: gold value}; ReferenceDataError naming the file, line and problem (``new`` checks with it)."""
+    bulk = _bulk_read(ref_dir, config, ReferenceDataError)
+    if bulk is not None:
+        return dict(zip(*bulk))
     table, label = read_gold_csv(ref_dir, config, [config["value_column"]])
     return _values(table, label, config["value_column"], ReferenceDataError, config.get("label_range"))
 
 
+def read_predictions(res_dir, config, gold):
+    """{id: predicted value} for exactly the gold ids; SubmissionError naming the file, line and problem."""
+    bulk = _bulk_read(res_dir, config, SubmissionError)
+    if bulk is not None and len(bulk[0]) == len(gold) and all(map(gold.__contains__, bulk[0])):
+        return dict(zip(*bulk))
+    column = config["value_column"]
+    table, label = read_submission_csv(res_dir, config, [column], gold)
+    return _values(table, label, column, SubmissionError, config.get("label_range"))
+
+
 # ---------------------------------------------------------------------------------------------------------------
-# Metrics on a multiset of (gold, prediction) pairs: [(gold, prediction, count)], each pair once
+# Metrics on a multiset of (gold, prediction) pairs: a Pairs holds each distinct pair once, sorted, with its count.
+# The whole set and every resample go through these same functions, so the score written equals the Items' score.
 
 
-def _weighted_pearson(xs, ys, ws):
-    """Pearson's r of the points (x, y) each counted w times, two-pass as scipy; None when x or y is constant."""
+class Pairs(object):
+    """Distinct (gold, prediction) pairs in sorted order, as three lists, and their counts (floats, as summed)."""
+
+    def __init__(self, counts):
+        ordered = sorted(counts.items())
+        self.gold = [pair[0] for pair, _ in ordered]
+        self.pred = [pair[1] for pair, _ in ordered]
+        self.counts = [float(count) for _, count in ordered]
+        self.total = math.fsum(self.counts)
+        self.ones = self.total == len(self.counts)  # every pair once: no weights to apply
+
+    def weighted(self, values):
+        return values if self.ones else list(map(mul, self.counts, values))
+
+
+def _pearson_of(xs, ys, pairs):
+    """Pearson's r of the points (x, y) counted as ``pairs`` counts them, two-pass as scipy; None when x or y is
+    constant."""
     if len(set(xs)) < 2 or len(set(ys)) < 2:
         return None
-    total = float(math.fsum(ws))
-    mx = math.fsum(w * x for x, w in zip(xs, ws)) / total
-    my = math.fsum(w * y for y, w in zip(ys, ws)) / total
+    total = pairs.total
+    mx = math.fsum(pairs.weighted(xs)) / total
+    my = math.fsum(pairs.weighted(ys)) / total
     dx = [x - mx for x in xs]
     dy = [y - my for y in ys]
-    sxy = math.fsum(w * a * b for a, b, w in zip(dx, dy, ws))
-    sxx = math.fsum(w * a * a for a, w in zip(dx, ws))
-    syy = math.fsum(w * b * b for b, w in zip(dy, ws))
+    sxy = math.fsum(pairs.weighted(list(map(mul, dx, dy))))
+    sxx = math.fsum(pairs.weighted(list(map(mul, dx, dx))))
+    syy = math.fsum(pairs.weighted(list(map(mul, dy, dy))))
     if sxx <= 0 or syy <= 0:  # a spread lost to rounding
         return None
     return max(-1.0, min(1.0, sxy / (math.sqrt(sxx) * math.sqrt(syy))))
 
 
-def _average_ranks(values, ws):
-    """{value: its average rank (1-based)} over the values counted ws times (scipy.stats.rankdata 'average')."""
-    weight = Counter()
-    for value, w in zip(values, ws):
-        weight[value] += w
-    ranks, before = {}, 0
+def _weights_by_value(values, pairs):
+    if pairs.ones:
+        return Counter(values)
+    weight = {}
+    for value, count in zip(values, pairs.counts):
+        weight[value] = weight.get(value, 0.0) + count
+    return weight
+
+
+def _average_ranks(values, pairs):
+    """The average rank (1-based) of each value, ties sharing the mean of their ranks (scipy.stats.rankdata
+    'average'), over the values counted as ``pairs`` counts them."""
+    weight = _weights_by_value(values, pairs)
+    ranks, before = {}, 0.0
     for value in sorted(weight):
-        w = weight[value]
-        ranks[value] = before + (w + 1) / 2.0
-        before += w
-    return ranks
+        count = weight[value]
+        ranks[value] = before + (count + 1) / 2.0
+        before += count
+    return list(map(ranks.__getitem__, values))
 
 
 def pearson(pairs):
-    return _weighted_pearson([g for g, _, _ in pairs], [p for _, p, _ in pairs], [w for _, _, w in pairs])
+    return _pearson_of(pairs.gold, pairs.pred, pairs)
 
 
 def spearman(pairs):
-    gold, pred, ws = [g for g, _, _ in pairs], [p for _, p, _ in pairs], [w for _, _, w in pairs]
-    gold_ranks, pred_ranks = _average_ranks(gold, ws), _average_ranks(pred, ws)
-    return _weighted_pearson([gold_ranks[g] for g in gold], [pred_ranks[p] for p in pred], ws)
+    return _pearson_of(_average_ranks(pairs.gold, pairs), _average_ranks(pairs.pred, pairs), pairs)
 
 
-def _tie_pairs(weights):
-    return sum(w * (w - 1) // 2 for w in weights)
+def _tie_pairs(counts):
+    return sum(c * (c - 1) // 2 for c in counts)
+
+
+def _discordant(second):
+    """Pairs (i < j) with second[i] > second[j], by blocks: the elements before a block are kept sorted, and each
+    element of the block finds how many of them exceed it by bisection (C calls); within a block, by insertion into
+    a small sorted list."""
+    seen, discordant = [], 0
+    size = max(64, int(math.sqrt(len(second))))
+    for start in range(0, len(second), size):
+        block = second[start:start + size]
+        discordant += len(seen) * len(block) - sum(map(bisect_right, [seen] * len(block), block))
+        small = []
+        for value in block:
+            discordant += len(small) - bisect_right(small, value)
+            insort(small, value)
+        seen = sorted(seen + block)
+    return discordant
 
 
 def kendall_tau(pairs):
     """Kendall's tau-b (scipy.stats.kendalltau's default): (concordant - discordant) / sqrt((n0 - ties in the gold)
-    (n0 - ties in the predictions)), n0 = n(n-1)/2; exact integer counts, discordant pairs counted in n log n."""
-    pairs = [(g, p, int(w)) for g, p, w in pairs]
-    gold_weight, pred_weight = Counter(), Counter()
-    for g, p, w in pairs:
-        gold_weight[g] += w
-        pred_weight[p] += w
+    (n0 - ties in the predictions)), n0 = n(n-1)/2; exact integer counts, discordant pairs in about n sqrt(n) C
+    steps."""
+    counts = [int(c) for c in pairs.counts]
+    gold_weight, pred_weight = _weights_by_value(pairs.gold, pairs), _weights_by_value(pairs.pred, pairs)
     if len(gold_weight) < 2 or len(pred_weight) < 2:
         return None
-    n = sum(w for _, _, w in pairs)
+    n = sum(counts)
     total = n * (n - 1) // 2
-    gold_ties, pred_ties = _tie_pairs(gold_weight.values()), _tie_pairs(pred_weight.values())
-    both_ties = _tie_pairs(w for _, _, w in pairs)
-    # Sort by the column with more distinct values; a Fenwick tree over the ranks of the other one.
-    if len(gold_weight) >= len(pred_weight):
-        ordered, tree_values = sorted((g, p, w) for g, p, w in pairs), sorted(pred_weight)
-    else:
-        ordered, tree_values = sorted((p, g, w) for g, p, w in pairs), sorted(gold_weight)
-    rank = dict((value, i + 1) for i, value in enumerate(tree_values))
-    size = len(tree_values)
-    tree = [0] * (size + 1)
-    inserted = discordant = 0
-    for _, second, w in ordered:
-        r = rank[second]
-        below, i = 0, r
-        while i:  # weight inserted so far with a rank <= r
-            below += tree[i]
-            i &= i - 1
-        discordant += w * (inserted - below)
-        inserted += w
-        i = r
-        while i <= size:
-            tree[i] += w
-            i += i & -i
+    gold_ties = _tie_pairs(int(c) for c in gold_weight.values())
+    pred_ties = _tie_pairs(int(c) for c in pred_weight.values())
+    both_ties = _tie_pairs(counts)
+    # pairs are sorted by (gold, prediction): a discordant pair is an inversion of the predictions in this order
+    # (a pair counted c times stands c times in a row, with no inversion among its copies)
+    second = pairs.pred if pairs.ones else [p for p, c in zip(pairs.pred, counts) for _ in range(c)]
+    discordant = _discordant(second)
     concordant = total - gold_ties - pred_ties + both_ties - discordant
     return max(-1.0, min(1.0, (concordant - discordant) / math.sqrt(total - gold_ties) / math.sqrt(total - pred_ties)))
 
 
 def r2(pairs):
     """sklearn.metrics.r2_score; a constant gold (or one item): 1.0 when every prediction is exact, else 0.0."""
-    ws = [w for _, _, w in pairs]
-    total = float(math.fsum(ws))
-    sse = math.fsum(w * (g - p) * (g - p) for g, p, w in pairs)
-    if len(set(g for g, _, _ in pairs)) < 2:
+    errors = list(map(float.__sub__, pairs.gold, pairs.pred))
+    sse = math.fsum(pairs.weighted(list(map(mul, errors, errors))))
+    if len(set(pairs.gold)) < 2:
         return 1.0 if sse == 0 else 0.0
-    mean = math.fsum(w * g for g, _, w in pairs) / total
-    sst = math.fsum(w * (g - mean) * (g - mean) for g, _, w in pairs)
+    mean = math.fsum(pairs.weighted(pairs.gold)) / pairs.total
+    deviations = [g - mean for g in pairs.gold]
+    sst = math.fsum(pairs.weighted(list(map(mul, deviations, deviations))))
     return 1.0 - sse / sst
 
 
@@ -215,6 +328,20 @@ def _finish_additive(key, totals):
     return 1.0 - n * int(totals.get("squared_error", 0)) / float(disagreement)
 
 
+def _additive_totals(key, gold, pred, low):
+    """What the items' statistics of ``key`` sum to, computed column-wise (the same numbers, summed exactly)."""
+    if key in ("mae", "rmse"):
+        errors = list(map(float.__sub__, pred, gold))
+        if key == "mae":
+            return {"items": float(len(errors)), "absolute_error": math.fsum(map(abs, errors))}
+        return {"items": float(len(errors)), "squared_error": math.fsum(map(mul, errors, errors))}
+    a = [int(g) - low for g in gold]
+    b = [int(p) - low for p in pred]
+    return {"items": len(a), "gold": sum(a), "predicted": sum(b), "gold_squared": sum(map(mul, a, a)),
+            "predicted_squared": sum(map(mul, b, b)),
+            "squared_error": sum((x - y) * (x - y) for x, y in zip(a, b))}
+
+
 def _pair_name(gold, pred):
     name = "%s%r,%r" % (_PAIR, gold, pred)
     _PAIRS[name] = (gold, pred)
@@ -226,18 +353,16 @@ _PAIRS = {}
 
 
 def pairs_of_totals(totals):
-    """[(gold, prediction, count)] from summed pair statistics, in sorted order (the result does not depend on the
-    order of the items)."""
-    found = []
+    """The Pairs of summed pair statistics."""
+    counts = {}
     for name, count in totals.items():
         if count and name.startswith(_PAIR):
             pair = _PAIRS.get(name)
             if pair is None:
                 gold, pred = name[len(_PAIR):].split(",")
                 pair = (float(gold), float(pred))
-            found.append((pair[0], pair[1], count))
-    found.sort()
-    return found
+            counts[pair] = count
+    return Pairs(counts)
 
 
 def finish_of(key, low=None):
@@ -247,7 +372,7 @@ def finish_of(key, low=None):
 
         def finish(totals):
             pairs = pairs_of_totals(totals)
-            value = metric(pairs) if pairs else None
+            value = metric(pairs) if pairs.counts else None
             return 0.0 if value is None else value
     else:
         def finish(totals):
@@ -271,18 +396,13 @@ def metrics(keys, gold, pred, low=None):
     for key in keys:
         if key in _PAIR_METRICS:
             if pairs is None:
-                counts = Counter(zip(gold, pred))
-                pairs = sorted((g, p, float(w)) for (g, p), w in counts.items())
+                pairs = Pairs(Counter(zip(gold, pred)))
             value = _PAIR_METRICS[key](pairs)
             if value is None:
                 undefined.append(key)
                 value = 0.0
         else:
-            totals = {}
-            for g, p in zip(gold, pred):
-                for name, number in item_stats(key, g, p, low).items():
-                    totals.setdefault(name, []).append(number)
-            value = _finish_additive(key, dict((name, math.fsum(v)) for name, v in totals.items()))
+            value = _finish_additive(key, _additive_totals(key, gold, pred, low))
         values[key] = value
     return values, undefined
 
@@ -323,10 +443,10 @@ def _undefined_warning(key, values):
 
 
 def score(ref_dir, res_dir, config):
-    column, label_range = config["value_column"], config.get("label_range")
+    label_range = config.get("label_range")
     gold_values = read_gold(ref_dir, config)
-    table, label = read_submission_csv(res_dir, config, [column], gold_values)
-    predicted = _values(table, label, column, SubmissionError, label_range)
+    predicted = read_predictions(res_dir, config, gold_values)
+    label = describe(locate(res_dir, config["submission"], SubmissionError), SubmissionError)
     ids = list(gold_values)
     gold, pred = [gold_values[k] for k in ids], [predicted[k] for k in ids]
     low = label_range[0] if label_range else None
