@@ -22,7 +22,8 @@ import math
 import re
 from bisect import bisect_right, insort
 from collections import Counter
-from operator import mul
+from itertools import groupby
+from operator import and_, eq, mul
 
 import fast_csv
 
@@ -181,12 +182,30 @@ class Pairs(object):
     """Distinct (gold, prediction) pairs in sorted order, as three lists, and their counts (floats, as summed)."""
 
     def __init__(self, counts):
+        """``counts``: {(gold, prediction): count}."""
         ordered = sorted(counts.items())
-        self.gold = [pair[0] for pair, _ in ordered]
-        self.pred = [pair[1] for pair, _ in ordered]
-        self.counts = [float(count) for _, count in ordered]
+        self._set([pair[0] for pair, _ in ordered], [pair[1] for pair, _ in ordered],
+                  [float(count) for _, count in ordered])
+
+    def _set(self, gold, pred, counts):
+        self.gold, self.pred, self.counts = gold, pred, counts
         self.total = math.fsum(self.counts)
         self.ones = self.total == len(self.counts)  # every pair once: no weights to apply
+
+    @classmethod
+    def of_items(cls, gold, pred):
+        """The Pairs of aligned lists of values (one pair per item): the same as Pairs(Counter(zip(gold, pred)))."""
+        order = sorted(range(len(gold)), key=pred.__getitem__)
+        order.sort(key=gold.__getitem__)  # stable: by gold, then by prediction (float keys sort fast)
+        gs, ps = list(map(gold.__getitem__, order)), list(map(pred.__getitem__, order))
+        pairs = cls.__new__(cls)
+        if not any(map(and_, map(eq, gs, gs[1:]), map(eq, ps, ps[1:]))):  # no pair twice
+            pairs._set(gs, ps, [1.0] * len(gs))
+        else:
+            distinct = [(pair, float(len(list(group)))) for pair, group in groupby(zip(gs, ps))]
+            pairs._set([pair[0] for pair, _ in distinct], [pair[1] for pair, _ in distinct],
+                       [count for _, count in distinct])
+        return pairs
 
     def weighted(self, values):
         return values if self.ones else list(map(mul, self.counts, values))
@@ -248,7 +267,7 @@ def _discordant(second):
     element of the block finds how many of them exceed it by bisection (C calls); within a block, by insertion into
     a small sorted list."""
     seen, discordant = [], 0
-    size = max(64, int(math.sqrt(len(second))))
+    size = max(64, 8 * int(math.sqrt(len(second))))
     for start in range(0, len(second), size):
         block = second[start:start + size]
         discordant += len(seen) * len(block) - sum(map(bisect_right, [seen] * len(block), block))
@@ -361,7 +380,7 @@ def pairs_of_totals(totals):
             if pair is None:
                 gold, pred = name[len(_PAIR):].split(",")
                 pair = (float(gold), float(pred))
-            counts[pair] = count
+            counts[pair] = counts.get(pair, 0.0) + count  # -0.0 and 0.0 are one value
     return Pairs(counts)
 
 
@@ -396,7 +415,7 @@ def metrics(keys, gold, pred, low=None):
     for key in keys:
         if key in _PAIR_METRICS:
             if pairs is None:
-                pairs = Pairs(Counter(zip(gold, pred)))
+                pairs = Pairs.of_items(gold, pred)
             value = _PAIR_METRICS[key](pairs)
             if value is None:
                 undefined.append(key)
