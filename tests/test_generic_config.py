@@ -13,6 +13,8 @@ from test_python36_compat import vermin
 sys.path.insert(0, str(GENERIC))
 from generic_config import AVAILABLE_KEYS, check_config, declared_keys, with_defaults  # noqa: E402
 
+# Every kind of the generic program (the kinds' own tests check their keys).
+KINDS = ("classification", "multilabel", "ranking", "regression", "spans", "text")
 GOLD = {"gold.csv": "id,label\n1,a\n2,b\n"}
 PRED = {"predictions.csv": "id,label\n1,a\n2,a\n"}
 
@@ -29,6 +31,7 @@ def test_available_keys():
         "spans": ("spans_f1", "spans_precision", "spans_recall"),
         "ranking": ("accuracy", "mrr", "hits_at_3", "hits_at_5", "hits_at_10"),
         "text": ("exact_match", "f1", "bleu", "chrf", "rouge1", "rouge2", "rouge_l"),
+        "regression": ("pearson", "spearman", "kendall_tau", "mae", "rmse", "r2", "qwk"),
     }
 
 
@@ -51,8 +54,15 @@ def test_valid_configs(config):
 
 @pytest.mark.parametrize("config, fragment", [
     ([], "must hold a JSON object"),
-    ({}, "'kind' must be one of classification, multilabel, ranking, spans, text, found null"),
-    ({"kind": "regression"}, 'found "regression"'),
+    ({}, "'kind' must be one of %s, found null" % ", ".join(sorted(KINDS))),
+    ({"kind": "forecasting"}, 'found "forecasting"'),
+    ({"kind": "regression", "keys": ["pearson", "qwk"]}, 'the key qwk needs "label_range"'),
+    ({"kind": "regression", "label_range": [3, 3]}, "label_range must be [min, max], two integers with min < max"),
+    ({"kind": "regression", "label_range": [0, 2.5]}, "label_range must be [min, max]"),
+    ({"kind": "regression", "label_range": [0, True]}, "label_range must be [min, max]"),
+    ({"kind": "regression", "label_range": [0, 5000]}, "label_range must span at most 1000 labels"),
+    ({"kind": "regression", "value_column": ""}, '"value_column" must be a non-empty string'),
+    ({"kind": "regression", "reference": "gold.json"}, "must end in .csv or .tsv"),
     ({"kind": "classification", "keys": ["accuracy", "mrr"]}, 'score key "mrr" is not available for kind '
                                                               'classification'),
     ({"kind": "classification", "keys": []}, "'keys' must be a non-empty list"),
@@ -79,7 +89,7 @@ def test_the_config_module_imports_alone_without_side_effects(tmp_path):
             "assert 'scoring_runtime' not in sys.modules; print(sorted(g.AVAILABLE_KEYS))" % str(GENERIC))
     run = subprocess.run([sys.executable, "-I", "-c", code], cwd=str(tmp_path), capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
-    assert run.stdout == "['classification', 'multilabel', 'ranking', 'spans', 'text']\n"
+    assert run.stdout == "%r\n" % sorted(KINDS)
     assert list(tmp_path.iterdir()) == []
 
 

@@ -22,11 +22,25 @@ import jinja2
 from .. import loading, resources
 from .taskdef import ROOT
 
-KINDS = ("classification", "multilabel", "spans", "ranking", "text")
+# One kind a line (kinds are added side by side).
+KINDS = (
+    "classification",
+    "multilabel",
+    "spans",
+    "ranking",
+    "text",
+    "regression",
+)
 KITS = Path(__file__).resolve().parent / "templates" / "kits"
 OPTIONS_FILE = "options.json"  # ranking: {query id: [option ids]}, beside the gold; the scorer ignores it
-PUBLIC_NAMES = {"classification": "items.csv", "multilabel": "items.csv", "spans": "texts.csv", "ranking": "queries.json",
-                "text": "items.json"}
+PUBLIC_NAMES = {
+    "classification": "items.csv",
+    "multilabel": "items.csv",
+    "spans": "texts.csv",
+    "ranking": "queries.json",
+    "text": "items.json",
+    "regression": "items.csv",
+}
 # text: the public data's name by the gold's format (a SQuAD dataset, a CSV or TSV; else items.json, the ids)
 TEXT_PUBLIC_NAMES = {"squad": "questions.json", "csv": "items.csv", "tsv": "items.tsv"}
 SPLIT_SIZES = {"dev": 30, "test": 60}
@@ -150,6 +164,20 @@ def _read_csv(path):
     return rows[0], [row for row in rows[1:] if row]
 
 
+def _read_table(path):
+    """(header, rows) of a CSV file, or of a TSV file (name ending in .tsv: cells split at tabs, no quoting, as
+    the scorer reads it)."""
+    if not str(path).lower().endswith(".tsv"):
+        return _read_csv(path)
+    with open(str(path), encoding="utf-8-sig", newline="") as handle:
+        rows = [line.rstrip("\r\n").split("\t") for line in handle.read().splitlines() if line.strip()]
+    return rows[0], rows[1:]
+
+
+def _tsv_text(header, rows):
+    return "".join("\t".join(row) + "\n" for row in [header] + list(rows))
+
+
 def _csv_text(header, rows):
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -196,6 +224,12 @@ def public_data(ctx):
         header, rows = _read_csv(gold)
         answer = _column(header, program["label_column" if kind == "classification" else "labels_column"])
         keep = [i for i in range(len(header)) if i != answer]
+        out.write_text(_csv_text([header[i] for i in keep], [[row[i] for i in keep] for row in rows]),
+                       encoding="utf-8")
+    elif kind == "regression":
+        header, rows = _read_table(gold)
+        value = _column(header, program["value_column"])
+        keep = [i for i in range(len(header)) if i != value]
         out.write_text(_csv_text([header[i] for i in keep], [[row[i] for i in keep] for row in rows]),
                        encoding="utf-8")
     elif kind == "spans" and generic_config().file_format(gold.name) != "csv":
@@ -257,6 +291,10 @@ def sample_gold(kind, split, seed):
     if kind == "classification":
         rows = [[str(i + 1), text, rng.choice(_LABELS[kind])] for i, text in enumerate(texts)]
         return {"gold.csv": _csv_text(["id", "text", "label"], rows)}
+    if kind == "regression":  # a rating from 0 to 5 that grows with the text's length, plus noise
+        rows = [[str(i + 1), text, "%.2f" % min(5.0, max(0.0, 0.4 * len(text.split(" ")) + rng.gauss(0, 0.8)))]
+                for i, text in enumerate(texts)]
+        return {"gold.csv": _csv_text(["id", "text", "score"], rows)}
     if kind == "multilabel":
         rows = [[str(i + 1), text, "|".join(sorted(rng.sample(_LABELS[kind], rng.randint(0, 2))))]
                 for i, text in enumerate(texts)]
@@ -340,7 +378,7 @@ def split_gold(kind, path, program):
         def text(chosen):
             return "".join(line for _, line in chosen)
     else:
-        header, rows = _read_csv(path)
+        header, rows = _read_table(path)
         if program.get("id_column"):
             key = _column(header, program["id_column"])
             items = [(row[key].strip(), row) for row in rows]
@@ -348,7 +386,7 @@ def split_gold(kind, path, program):
             items = [(str(i), row) for i, row in enumerate(rows)]
 
         def text(chosen):
-            return _csv_text(header, [row for _, row in chosen])
+            return _table_text(name)(header, [row for _, row in chosen])
     parts = _both_filled({"dev": [item for item in items if _in_dev(item[0])],
                           "test": [item for item in items if not _in_dev(item[0])]})
     gold = dict((split, {name: text(chosen)}) for split, chosen in parts.items())
@@ -414,8 +452,7 @@ def _text_public_data(gold, program, out):
         ids = list(json.loads(gold.read_text(encoding="utf-8-sig")))
         out.write_text(json.dumps(ids, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     else:
-        delimiter = "\t" if found == "tsv" else ","
-        header, rows = _read_table(gold, delimiter)
+        header, rows = _read_table(gold)
         answer, key = _column(header, program["reference_column"]), _column(header, program["id_column"])
         keep = [i for i in range(len(header)) if i != answer]
         seen, kept = set(), []
@@ -423,32 +460,23 @@ def _text_public_data(gold, program, out):
             if row[key].strip() not in seen:
                 seen.add(row[key].strip())
                 kept.append([row[i] for i in keep])
-        out.write_text(_table_text([header[i] for i in keep], kept, delimiter), encoding="utf-8")
+        out.write_text(_table_text(gold)([header[i] for i in keep], kept), encoding="utf-8")
 
 
-def _read_table(path, delimiter):
-    with open(str(path), encoding="utf-8-sig", newline="") as handle:
-        rows = list(csv.reader(handle, delimiter=delimiter))
-    return rows[0], [row for row in rows[1:] if row]
-
-
-def _table_text(header, rows, delimiter):
-    out = io.StringIO()
-    writer = csv.writer(out, delimiter=delimiter, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
-    return out.getvalue()
+def _table_text(path):
+    """The writer of a table in the format of ``path``: TSV (tabs, no quoting) or CSV."""
+    return _tsv_text if str(path).lower().endswith(".tsv") else _csv_text
 
 
 def _text_split_items(path, program):
     """(items [(id, thing)], text(chosen items)) of a JSON, SQuAD or TSV text gold, for split_gold."""
     found = _text_format(path)
     if found == "tsv":
-        header, rows = _read_table(path, "\t")
+        header, rows = _read_table(path)
         key = _column(header, program["id_column"])
 
         def text(chosen):
-            return _table_text(header, [row for _, row in chosen], "\t")
+            return _tsv_text(header, [row for _, row in chosen])
         return [(row[key].strip(), row) for row in rows], text
     data = json.loads(path.read_text(encoding="utf-8-sig"))
     if found == "json":

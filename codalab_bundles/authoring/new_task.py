@@ -10,6 +10,7 @@ import csv
 import datetime
 import io
 import json
+import math
 import re
 from pathlib import Path
 
@@ -27,13 +28,18 @@ DEFAULT_KEYS = {"classification": ("macro_f1", "accuracy", "weighted_f1"),
                 "multilabel": ("samples_f1", "jaccard", "micro_f1", "macro_f1"),
                 "spans": ("spans_f1", "spans_precision", "spans_recall"),
                 "ranking": ("accuracy", "mrr"),
-                "text": ("exact_match", "f1")}
+                "text": ("exact_match", "f1"),
+                "regression": ("pearson", "spearman", "mae", "rmse"),
+}
 LABELS = {"macro_f1": "Macro-F1", "accuracy": "Accuracy", "micro_f1": "Micro-F1", "weighted_f1": "Weighted F1",
           "macro_precision": "Macro precision", "macro_recall": "Macro recall", "samples_f1": "Samples F1",
           "jaccard": "Jaccard", "exact_match": "Exact match", "spans_f1": "F1", "spans_precision": "Precision",
           "spans_recall": "Recall", "mrr": "MRR", "hits_at_3": "Hits@3", "hits_at_5": "Hits@5",
           "hits_at_10": "Hits@10", "f1": "F1", "bleu": "BLEU", "chrf": "chrF", "rouge1": "ROUGE-1",
-          "rouge2": "ROUGE-2", "rouge_l": "ROUGE-L"}
+          "rouge2": "ROUGE-2", "rouge_l": "ROUGE-L",
+          "pearson": "Pearson r", "spearman": "Spearman rho", "kendall_tau": "Kendall tau",
+          "mae": "MAE", "rmse": "RMSE", "r2": "R2", "qwk": "Quadratic weighted kappa",
+}
 SPLITS = ("dev", "test")
 
 
@@ -104,7 +110,7 @@ def _split_one_file(kind, path, config):
             path.name)
 
 
-def _example(kind):
+def _example(kind, keys=()):
     """(prose, JSON) of a small worked example the generic suite re-scores: files and the scores they give."""
     if kind == "classification":
         ref = {"gold.csv": "id,label\n1,pos\n2,neg\n3,pos\n4,neu\n5,x\n"}
@@ -133,6 +139,16 @@ def _example(kind):
                  "Item 2: \"paris france\" against \"paris\" has F1 2 x (1/2 x 1)/(1/2 + 1) = 2/3 (against \"city of "
                  "paris\": 2/5), exact match 0. Item 3 has no answer (an empty reference): \"none\" scores 0. "
                  "`exact_match` = 1/3, `f1` = (1 + 2/3 + 0)/3 = 5/9.")
+    elif kind == "regression":
+        ref = {"gold.csv": "id,score\n1,1\n2,2\n3,3\n4,4\n"}
+        res = {"predictions.csv": "id,score\n1,1.5\n2,2\n3,2\n4,5\n"}
+        scores = {"pearson": 5.25 / math.sqrt(5 * 7.6875), "spearman": 4.5 / math.sqrt(5 * 4.5), "mae": 0.625,
+                  "rmse": 0.75, "kendall_tau": 5 / math.sqrt(6 * 5), "r2": 0.55}
+        prose = ("Gold 1, 2, 3, 4; predicted 1.5, 2, 2, 5 (errors +0.5, 0, -1, +1). `pearson`: deviations from the "
+                 "means 2.5 and 2.625 give 5.25/sqrt(5 x 7.6875) = 0.8468; `spearman`: predicted ranks 1, 2.5, 2.5, 4 "
+                 "(the tie shares 2.5), so 4.5/sqrt(5 x 4.5) = 0.9487; `kendall_tau`: 5 concordant pairs, 0 discordant, 1 "
+                 "tied in the predictions: 5/sqrt(6 x 5) = 0.9129; `mae` = 2.5/4 = 0.625; `rmse` = sqrt(2.25/4) = "
+                 "0.75; `r2` = 1 - 2.25/5 = 0.55.")
     else:
         ref = {"gold.json": "{\"q1\": \"a\", \"q2\": \"b\", \"q3\": \"c\", \"q4\": \"d\"}\n"}
         res = {"predictions.json": "{\"q1\": [\"a\", \"b\"], \"q2\": [\"a\", \"b\"], \"q3\": [\"a\"], "
@@ -143,7 +159,12 @@ def _example(kind):
     names = {"reference": sorted(ref)[0], "submission": sorted(res)[0]}
     columns = {"classification": {"id_column": "id", "label_column": "label"},
                "multilabel": {"id_column": "id", "labels_column": "labels", "separator": "|", "zero_division": 0},
-               "spans": {"spans_column": "spans"}, "ranking": {}, "text": {}}[kind]
+               "spans": {"spans_column": "spans"}, "ranking": {}, "text": {},
+               "regression": {"id_column": "id", "value_column": "score"}}[kind]
+    if kind == "regression":  # the example's own keys (its predictions are not labels: no qwk, no label_range)
+        shown = [key for key in keys if key in scores] or sorted(scores)
+        scores = dict((key, scores[key]) for key in shown)
+        columns = dict(columns, keys=shown, label_range=None)
     example = {"config": dict(names, **columns), "gold_public": True, "ref": ref, "res": res, "scores": scores}
     return prose, json.dumps(example, indent=1, sort_keys=True)
 
@@ -203,9 +224,10 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
     test_start = dev_start + datetime.timedelta(weeks=6)
     write(bundle / "task.yaml", env.get_template("task.yaml.j2").render(
         name=name, kind=kind, title=config["title"], today=today.isoformat(), keys=keys, labels=LABELS,
+        lower_is_better=config_module.LOWER_IS_BETTER,
         command=command, description="Predict the %s of each item; ranked by %s." % (
             {"classification": "label", "multilabel": "labels", "spans": "spans", "ranking": "best option",
-             "text": "text"}[kind],
+             "text": "text", "regression": "score"}[kind],
             LABELS.get(keys[0], keys[0])),
         dev_start=dev_start, test_start=test_start, end_date=test_start + datetime.timedelta(weeks=2, seconds=-1)))
     for page in ("overview", "evaluation", "data", "terms"):
@@ -215,7 +237,7 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
     write(bundle / "derive.py", env.get_template("derive.py.j2").render(name=name, kind=kind))
     write(program_dir / "metadata", build.METADATA)
     write(program_dir / "scoring.json", json.dumps(config, indent=1) + "\n")
-    prose, example = _example(kind)
+    prose, example = _example(kind, keys)
     formula = "See `scoring_programs/generic/README.md`, section `%s`, for each key's formula." % kind
     named = dict((role, program[field] if "*" not in program[field] else role + program[field][1:])
                  for role, field in (("gold", "reference"), ("predictions", "submission")))

@@ -20,7 +20,10 @@ AVAILABLE_KEYS = {
     "spans": ("spans_f1", "spans_precision", "spans_recall"),
     "ranking": ("accuracy", "mrr", "hits_at_3", "hits_at_5", "hits_at_10"),
     "text": ("exact_match", "f1", "bleu", "chrf", "rouge1", "rouge2", "rouge_l"),
+    "regression": ("pearson", "spearman", "kendall_tau", "mae", "rmse", "r2", "qwk"),
 }
+# Keys where a lower value is better (the leaderboard sorts them ascending).
+LOWER_IS_BETTER = ("mae", "rmse")
 
 _COMMON = {"kind": None, "reference": None, "submission": None, "keys": None, "title": None}
 # Fields of each kind and their defaults (None: no default).
@@ -35,14 +38,24 @@ FIELDS = {
                     id_column="id", answer_column="answer", ranking_column="ranking", separator="|"),
     "text": dict(_COMMON, reference="gold.json", submission="predictions.json", id_column="id",
                  reference_column="answer", prediction_column="prediction", normalize=None),
+    "regression": dict(_COMMON, reference="gold.csv", submission="predictions.csv",
+                       id_column="id", value_column="score", label_range=None),
 }
 _STRING_FIELDS = ("reference", "submission", "title", "id_column", "label_column", "labels_column", "separator",
-                  "spans_column", "answer_column", "ranking_column", "reference_column", "prediction_column")
+                  "spans_column", "answer_column", "ranking_column",
+                  "reference_column", "prediction_column",
+                  "value_column",
+                  )
 # A plain file name, or "*" and a suffix ("*.csv": the one file of the folder ending so).
 _FILE_RE = re.compile(r"^(\*?\.?[A-Za-z0-9_][A-Za-z0-9_.-]*)$")
 # File formats by name: spans read "<id><TAB>[offsets]" lines unless the name ends in .csv.
-_FORMATS = {"classification": (".csv",), "multilabel": (".csv",), "ranking": (".json", ".csv"),
-            "text": (".json", ".csv", ".tsv")}
+_FORMATS = {
+    "classification": (".csv",),
+    "multilabel": (".csv",),
+    "ranking": (".json", ".csv"),
+    "text": (".json", ".csv", ".tsv"),
+    "regression": (".csv", ".tsv"),
+}
 # text: the steps of SQuAD's answer normalization, each on by default ("articles" may also list other words).
 _NORMALIZE_STEPS = ("lowercase", "punctuation", "articles", "whitespace")
 
@@ -86,6 +99,8 @@ def check_config(config):
         problems.append("zero_division must be 0 or 1, found %s" % json.dumps(zero))
     if kind == "text" and config.get("normalize") is not None:
         problems.extend(_check_normalize(config["normalize"]))
+    if kind == "regression":
+        problems.extend(_check_label_range(config))
     problems.extend(_check_keys(config.get("keys"), kind))
     return problems
 
@@ -107,6 +122,25 @@ def _check_normalize(normalize):
     return problems
 
 
+# qwk counts labels from a confusion matrix of (max - min + 1)^2 cells at most: a bound keeps it small.
+MAX_LABELS = 1000
+
+
+def _check_label_range(config):
+    """regression: ``label_range`` [min, max] of integers (min < max), required by the key qwk."""
+    if "label_range" not in config or config["label_range"] is None:
+        if "qwk" in (config.get("keys") or ()):
+            return ["the key qwk needs \"label_range\": [min, max], the integer labels of the ordinal scale"]
+        return []
+    value = config["label_range"]
+    if not (isinstance(value, list) and len(value) == 2 and
+            all(isinstance(v, int) and not isinstance(v, bool) for v in value) and value[0] < value[1]):
+        return ["label_range must be [min, max], two integers with min < max, found %s" % json.dumps(value)]
+    if value[1] - value[0] + 1 > MAX_LABELS:
+        return ["label_range must span at most %d labels, found %s" % (MAX_LABELS, json.dumps(value))]
+    return []
+
+
 def _check_keys(keys, kind):
     if keys is None:
         return []
@@ -121,8 +155,14 @@ def _check_keys(keys, kind):
 
 
 def declared_keys(config):
-    """The score keys a valid config makes the program write, in order."""
-    return list(config.get("keys") or AVAILABLE_KEYS[config["kind"]])
+    """The score keys a valid config makes the program write, in order. Regression without ``keys``: qwk (first)
+    only when ``label_range`` is declared."""
+    if config.get("keys"):
+        return list(config["keys"])
+    if config["kind"] == "regression":
+        keys = [key for key in AVAILABLE_KEYS["regression"] if key != "qwk"]
+        return (["qwk"] + keys) if config.get("label_range") is not None else keys
+    return list(AVAILABLE_KEYS[config["kind"]])
 
 
 def with_defaults(config):

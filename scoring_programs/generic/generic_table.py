@@ -9,7 +9,7 @@ import os
 import re
 
 from scoring_runtime import (SubmissionError, ReferenceDataError, canonical_integer, find_reference_file,
-                             find_submission_file, quote, read_csv)
+                             find_submission_file, quote, read_csv, stream_lines)
 
 _SHOWN_IDS = 5
 # Ids that id_key leaves as they are (most ids), recognised with one match instead of its several steps.
@@ -35,33 +35,56 @@ def describe(path, error):
     return name if error is SubmissionError else "reference file " + name
 
 
-def column_index(header, name, label, error):
-    """Position of column ``name`` (exact, else the one column equal to it ignoring case)."""
+def column_index(header, name, label, error, tsv=False):
+    """Position of column ``name`` (exact, else the one column equal to it ignoring case); ``tsv``: the file is
+    tab-separated (read_tsv)."""
     names = [cell.strip() for cell in header]
     if name in names:
         return names.index(name)
     folded = [cell.lower() for cell in names]
     if folded.count(name.lower()) == 1:
         return folded.index(name.lower())
-    for mark, what in (("\t", "tabs"), (";", "semicolons"), ("|", "vertical bars")):
+    own, marks = ("tabs", ((",", "commas"), (";", "semicolons"), ("|", "vertical bars"))) if tsv else \
+        ("commas", (("\t", "tabs"), (";", "semicolons"), ("|", "vertical bars")))
+    for mark, what in marks:
         if len(names) == 1 and mark in names[0]:  # one cell holding the names: another delimiter
-            raise error("%s: the header line is separated by %s, not commas (found %s): write the file as CSV, "
-                        "with commas" % (label, what, quote(names[0].replace("\t", "<TAB>"), 80)))
+            raise error("%s: the header line is separated by %s, not %s (found %s): write the file as %s, "
+                        "with %s" % (label, what, own, quote(names[0].replace("\t", "<TAB>"), 80),
+                                     "TSV" if tsv else "CSV", own))
     raise error("%s: no %s column in the header line (found %s)" % (label, quote(name), quote(",".join(names), 80)))
+
+
+def is_tsv(path):
+    return path.lower().endswith(".tsv")
+
+
+def read_tsv(path, label, error):
+    """(header, rows) as read_csv gives them, for a tab-separated file: one record per line, cells split at every
+    tab, no quoting (a quote is an ordinary character, as in the TSV files of shared tasks and their scorers);
+    blank lines are skipped."""
+    rows = ((number, line.rstrip("\r\n").split("\t"))
+            for number, line in enumerate(stream_lines(path, label, error), 1) if line.strip())
+    first = next(rows, None)
+    if first is None:
+        raise error("%s is empty: expected a header line" % label)
+    return first[1], rows
 
 
 def csv_records(path, label, id_column, columns, error):
     """(line, id text, [cells of ``columns``]) per data row; without ``id_column`` a row's id is its 0-based
-    position among the data rows (the layout of toxic-spans' released CSV)."""
-    header, rows = read_csv(path, label, error, stream=True)
-    id_at = column_index(header, id_column, label, error) if id_column else None
-    wanted = [column_index(header, name, label, error) for name in columns]
+    position among the data rows (the layout of toxic-spans' released CSV). A file whose name ends in .tsv is read
+    by read_tsv."""
+    tsv = is_tsv(path)
+    header, rows = read_tsv(path, label, error) if tsv else read_csv(path, label, error, stream=True)
+    id_at = column_index(header, id_column, label, error, tsv) if id_column else None
+    wanted = [column_index(header, name, label, error, tsv) for name in columns]
     named = sorted(zip(wanted, columns)) + ([(id_at, id_column)] if id_column else [])
     needed = max(index for index, _ in named) + 1
     for position, (line, record) in enumerate(rows):
         if len(record) > len(header):  # a stray comma, or an unquoted comma inside a cell: the cells would shift
-            raise error("%s, line %d: the row has %d cells, the header %d (quote a cell that holds a comma)"
-                        % (label, line, len(record), len(header)))
+            raise error("%s, line %d: the row has %d cells, the header %d (%s)"
+                        % (label, line, len(record), len(header), "a tab too many" if tsv else
+                           "quote a cell that holds a comma"))
         if len(record) < needed:
             name = min((index, name) for index, name in named if index >= len(record))[1]
             raise error("%s, line %d: the row has no %s cell (it has %d cells, the header %d)"

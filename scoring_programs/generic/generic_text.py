@@ -10,16 +10,13 @@ reference_column (several rows of one id: several references). Submission: JSON 
 file) or CSV/TSV with id_column and prediction_column.
 Per-item statistics: "items" and the id's value of a mean key, or its additive BLEU or chrF counts.
 """
-import csv
 import math
-import sys
 
 from report_html import paragraph, section, table
-from scoring_runtime import (VERSION, Items, ReferenceDataError, SubmissionError, load_json, quote, read_text,
-                             stream_lines)
+from scoring_runtime import VERSION, Items, ReferenceDataError, SubmissionError, load_json, quote, read_text
 
 from generic_result import make_result, scores_section
-from generic_table import check_complete, collect, column_index, csv_records, describe, id_key, locate
+from generic_table import check_complete, collect, csv_records, describe, id_key, locate
 import generic_text_metrics as metrics
 
 MEAN_KEYS = ("exact_match", "f1") + metrics.ROUGE_KEYS
@@ -70,39 +67,8 @@ def _json_kind(value):
     return {dict: "an object", list: "a list", str: "a string"}.get(type(value), "a number")
 
 
-def _tsv_records(path, label, id_column, columns, error):
-    """(line, id text, [cells of ``columns``]) per data row of a tab-separated file with a header line (the csv
-    module's quoting, a tab as delimiter)."""
-    csv.field_size_limit(min(sys.maxsize, 2 ** 31 - 1))
-    reader = csv.reader(stream_lines(path, label, error), delimiter="\t")
-    header, start, wanted, needed = None, 1, None, 0
-    try:
-        for record in reader:
-            line, start = start, reader.line_num + 1
-            if not any(cell.strip() for cell in record):
-                continue
-            if header is None:
-                header = record
-                id_at = column_index(header, id_column, label, error)
-                wanted = [column_index(header, name, label, error) for name in columns]
-                needed = max([id_at] + wanted) + 1
-                continue
-            if len(record) > len(header):
-                raise error("%s, line %d: the row has %d cells, the header %d (a tab inside a cell must be quoted)"
-                            % (label, line, len(record), len(header)))
-            if len(record) < needed:
-                raise error("%s, line %d: the row has %d cells, the header %d" % (label, line, len(record),
-                                                                                  len(header)))
-            yield line, record[id_at], [record[index] for index in wanted]
-    except csv.Error as exc:
-        raise error("%s, line %d: this is not valid TSV (%s)" % (label, start, exc))
-    if header is None:
-        raise error("%s is empty: expected a header line" % label)
-
-
 def _records(path, label, config, column, error):
-    if table_format(path) == "tsv":
-        return _tsv_records(path, label, config["id_column"], [column], error)
+    # TSV: one record per line, cells split at tabs, no quoting (generic_table.read_tsv), as every kind reads it.
     return csv_records(path, label, config["id_column"], [column], error)
 
 
@@ -149,7 +115,7 @@ def read_gold(ref_dir, config):
     path = locate(ref_dir, config["reference"], error)
     label = describe(path, error)
     if table_format(config["reference"]) != "json":
-        gold, lines = {}, {}
+        gold = {}
         for line, raw_id, cells in _records(path, label, config, config["reference_column"], error):
             key = id_key(raw_id)
             if not key:
