@@ -379,8 +379,8 @@ def score(ref_dir, res_dir, config):
     values, ranks = metrics(queries, keys)
     warnings, notes = [], ["scored %d queries" % len(queries)]
     if unknown:
-        warnings.append("%s ranks %d queries that are not queries of this phase (%s): they are ignored"
-                        % (label, len(unknown), _shown(unknown)))
+        warnings.append("%s ranks %d %s that this phase does not have (%s): ignored, as trec_eval does"
+                        % (label, len(unknown), "query" if len(unknown) == 1 else "queries", _shown(unknown)))
     missing = [query for query in gold if query not in summaries]
     if missing:
         warnings.append("%s has no ranking for %d of the %d queries of this phase (%s): %s"
