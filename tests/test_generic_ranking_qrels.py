@@ -374,3 +374,57 @@ def test_cast_2021_items_give_back_the_written_scores(score):
             config = dict(CONFIG, keys=[key], relevance_threshold=2, missing_queries=mode)
             result = score(config, {"qrels.txt": qrels_text}, {"run.txt": partial})
             assert result.items.score() == dict(result.scores)[key]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# new --kind ranking with a qrels gold: keys, run format, public data, baseline; build and replay
+
+
+def test_sample_qrels_gold_is_synthetic_and_the_same_at_every_run():
+    from codalab_bundles.authoring import generic_kits
+    first = generic_kits.sample_gold("ranking", "dev", 7, qrels=True)
+    assert first == generic_kits.sample_gold("ranking", "dev", 7, qrels=True)
+    assert sorted(first) == ["options.json", "qrels.txt", "topics.tsv"]
+    lines = first["qrels.txt"].splitlines()
+    assert len(lines) == 4 * generic_kits.SPLIT_SIZES["dev"] and all(len(line.split()) == 4 for line in lines)
+    options = json.loads(first["options.json"])
+    assert all(line.split()[2] in options[line.split()[0]] for line in lines)
+
+
+def test_new_with_a_qrels_gold_builds_and_replays(tmp_path_factory):
+    from codalab_bundles.authoring import generic_kits
+    from test_new_task import _copy_repository, run as build_bundle
+    repo = _copy_repository(tmp_path_factory.mktemp("clone"))
+    gold = tmp_path_factory.mktemp("gold")
+    sample = generic_kits.sample_gold("ranking", "test", 3, qrels=True)
+    (gold / "judgments.qrels").write_text(sample["qrels.txt"])
+    (gold / "options.json").write_text(sample["options.json"])
+    (gold / "topics.tsv").write_text(sample["topics.tsv"])
+    made = build_bundle(repo, "new", "passages", "--kind", "ranking", "--gold-dir", str(gold))
+    assert made.returncode == 0, made.stderr
+    config = json.loads((repo / "scoring_programs" / "passages" / "scoring.json").read_text())
+    assert config["keys"] == ["ndcg_at_10", "map", "mrr_at_10", "recall_at_100"]
+    assert (config["reference"], config["submission"], config["missing_queries"]) == ("judgments.qrels", "run.txt",
+                                                                                        "zero")
+    for split in ("dev", "test"):
+        assert sorted(p.name for p in (repo / "reference_data" / "passages" / split).iterdir()) == [
+            "judgments.qrels", "options.json", "topics.tsv"]
+    built = build_bundle(repo, "--task", "passages")
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert built.stdout.count("sample submission on Codabench: Finished") == 2
+    assert build_bundle(repo, "validate", "dist/passages.zip").returncode == 0
+    replayed = build_bundle(repo, "replay", "dist/passages.zip", "--phase", "2", "--json")
+    report = json.loads(replayed.stdout.strip().splitlines()[-1])
+    assert report["status"] == "Finished" and report["columns_without_score"] == []
+    assert 0 < report["scores"]["ndcg_at_10"] < 1  # the baseline ranks the shuffled candidates as given
+    card = (repo / "scoring_programs" / "passages" / "README.md").read_text()
+    assert "`missing_queries` is `zero`" in card and "nDCG@10" in (repo / "bundles" / "passages" / "task.yaml").read_text()
+    # the public data: ids and texts, no judgment
+    import zipfile
+    with zipfile.ZipFile(str(repo / "dist" / "passages.zip")) as bundle:
+        names = [n for n in bundle.namelist() if n.endswith(".zip")]
+        assert names
+    suite = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_every_task.py",
+                            "-k", "passages and metric_card"], cwd=str(repo), capture_output=True, text=True,
+                           timeout=900)
+    assert suite.returncode == 0 and " passed" in suite.stdout, suite.stdout[-3000:]
