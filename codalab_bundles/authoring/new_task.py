@@ -167,7 +167,7 @@ QRELS_PROSE = ("q1's ranking, as trec_eval orders it (score descending, ties by 
                "d9 (not judged), d1 (3), d4 (1), d2 (2); d5 (2) is not ranked. Relevant (grade >= 1): d1, d2, d4, d5, "
                "ranked 3, 5, 4. For q1: MRR 1/3 (MRR@10 too), AP = (1/3 + 2/4 + 3/5)/4, P@10 = 3/10, R@100 = 3/4, "
                "nDCG@10 = (3/log2(4) + 1/log2(5) + 2/log2(6)) / (3/log2(2) + 2/log2(3) + 2/log2(4) + 1/log2(5)) = "
-               "0.6149; q2 ranks its one relevant document first: 1 in every measure. Each key is the mean over "
+               "0.4751; q2 ranks its one relevant document first: 1 in every measure. Each key is the mean over "
                "the two queries.")
 
 
