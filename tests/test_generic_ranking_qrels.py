@@ -428,3 +428,11 @@ def test_new_with_a_qrels_gold_builds_and_replays(tmp_path_factory):
                             "-k", "passages and metric_card"], cwd=str(repo), capture_output=True, text=True,
                            timeout=900)
     assert suite.returncode == 0 and " passed" in suite.stdout, suite.stdout[-3000:]
+
+
+def test_integer_ids_compare_as_numbers_in_qrels_and_runs(run):
+    config = dict(CONFIG, keys=["mrr", "ndcg"])
+    result = run(config, {"qrels.txt": "1 0 7 2\n1 0 +8 1\n"}, {"run.txt": "01 Q0 008 1 2 t\n001 Q0 007 2 1 t\n"})
+    assert result.scores == pytest.approx({"mrr": 1.0, "ndcg": (1 + 2 / L(3)) / (2 + 1 / L(3))}, abs=1e-15)
+    run(config, {"qrels.txt": "1 0 7 2\n"}, {"run.txt": "1 Q0 7 1 2 t\n1 Q0 07 2 1 t\n"}).assert_rejected(
+        "Submission error", "run.txt, line 2: query '1' ranks document '7' a second time")

@@ -16,7 +16,7 @@ summary: how many documents it ranks and the (rank, grade) of the ranked documen
 """
 from scoring_runtime import ReferenceDataError, SubmissionError, quote, stream_lines
 
-from generic_table import _PLAIN_ID, id_key
+from generic_table import id_key
 
 QRELS_LINE = "qid iter docid grade"
 RUN_LINES = "qid Q0 docid rank score tag (a TREC run) or qid docid rank (MS MARCO)"
@@ -24,7 +24,11 @@ _MAX_GRADE_DIGITS = 9
 
 
 def _key(text):
-    return text if _PLAIN_ID.match(text) else id_key(text)
+    """id_key of a column's text (split: no spaces around): only an id starting with +, - or 0 can change."""
+    return text if text[0] not in _SIGNS or text == "0" else id_key(text)
+
+
+_SIGNS = "+-0"
 
 
 def read_qrels(path, label):
@@ -45,11 +49,12 @@ def read_qrels(path, label):
             if judged is None:
                 judged = qrels[query] = {}
         grade = parts[3]
-        digits = grade.lstrip("+-")
-        if not digits.isdigit() or len(digits) > _MAX_GRADE_DIGITS or len(grade) - len(digits) > 1:
+        if not (grade.isdigit() and len(grade) <= _MAX_GRADE_DIGITS) and not _signed(grade):
             raise ReferenceDataError("%s, line %d: the grade (4th column) must be an integer of at most %d digits"
                                      % (label, number, _MAX_GRADE_DIGITS))
-        document = _key(parts[2])
+        document = parts[2]
+        if document[0] in _SIGNS:
+            document = _key(document)
         if document in judged:
             raise ReferenceDataError("%s, line %d: query %s judges the same document a second time"
                                      % (label, number, quote(raw_query)))
@@ -57,6 +62,11 @@ def read_qrels(path, label):
     if not qrels:
         raise ReferenceDataError("%s holds no judgments (lines %s)" % (label, QRELS_LINE))
     return qrels
+
+
+def _signed(grade):
+    digits = grade[1:]
+    return grade[:1] in ("+", "-") and digits.isdigit() and len(digits) <= _MAX_GRADE_DIGITS
 
 
 def summarize(ranked, judged):
@@ -129,7 +139,7 @@ def _scan(path, label, gold, strict, grouped):
             if value < 1:
                 raise SubmissionError("%s, line %d: the rank (3rd column) must be an integer from 1, found %s"
                                       % (label, number, quote(text)))
-        docs.append(_key(document))
+        docs.append(document if document[0] not in _SIGNS else _key(document))
         values.append(value)
     if width is None:
         raise SubmissionError("%s holds no run lines (%s)" % (label, RUN_LINES))
