@@ -6,7 +6,8 @@ The test set is TREC CAsT 2021 (tests/data_manifests/ranking.json: its graded qr
 queries, and the organizers' BM25 document run, 18,570 lines of 239 queries), copied --copies times with the
 query ids renamed. Each tool runs in its own subprocess, reading the two files and writing the mean nDCG@10, MAP,
 MRR@10, P@10 and R@100 at relevance threshold 2 (trec_eval -l2, averaged over the run's judged queries, trec_eval's
-default); the table gives the wall and CPU time, the peak RSS (resource.getrusage of the child) and the nDCG@10 each found.
+default); the table gives the wall and CPU time, the peak RSS (resource.getrusage of the child) and the nDCG@10
+each found.
 The generic program is run as the platform runs it (evaluate.py INPUT OUTPUT), so its time includes writing
 scores.json and the detailed results.
 """

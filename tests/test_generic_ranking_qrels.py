@@ -418,7 +418,8 @@ def test_new_with_a_qrels_gold_builds_and_replays(tmp_path_factory):
     assert report["status"] == "Finished" and report["columns_without_score"] == []
     assert 0 < report["scores"]["ndcg_at_10"] < 1  # the baseline ranks the shuffled candidates as given
     card = (repo / "scoring_programs" / "passages" / "README.md").read_text()
-    assert "`missing_queries` is `zero`" in card and "nDCG@10" in (repo / "bundles" / "passages" / "task.yaml").read_text()
+    assert "`missing_queries` is `zero`" in card
+    assert "nDCG@10" in (repo / "bundles" / "passages" / "task.yaml").read_text()
     # the public data: ids and texts, no judgment
     import zipfile
     with zipfile.ZipFile(str(repo / "dist" / "passages.zip")) as bundle:

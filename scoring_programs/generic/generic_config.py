@@ -43,7 +43,8 @@ _STRING_FIELDS = ("reference", "submission", "title", "id_column", "label_column
 # A plain file name, or "*" and a suffix ("*.csv": the one file of the folder ending so).
 _FILE_RE = re.compile(r"^(\*?\.?[A-Za-z0-9_][A-Za-z0-9_.-]*)$")
 # File formats by name: spans read "<id><TAB>[offsets]" lines unless the name ends in .csv.
-_FORMATS = {"classification": (".csv",), "multilabel": (".csv",), "ranking": (".json", ".csv", ".tsv", ".txt", ".qrels", ".run", ".trec")}
+_FORMATS = {"classification": (".csv",), "multilabel": (".csv",),
+            "ranking": (".json", ".csv", ".tsv", ".txt", ".qrels", ".run", ".trec")}
 # missing_queries of kind ranking; without it: "refuse" for a multiple-choice gold, "zero" for qrels.
 MISSING_QUERIES = ("refuse", "zero", "skip")
 

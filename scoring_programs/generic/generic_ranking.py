@@ -8,7 +8,8 @@ joined by the separator), or a TREC or MS MARCO run (generic_ranking_trec).
 
 Measures (trec_eval's, relevance = grade >= relevance_threshold; a query's first relevant rank r1):
   accuracy = share of queries with r1 = 1; mrr = mean of 1/r1 (0 without); mrr_at_k the same counting only r1 <= k;
-  hits_at_k = share with r1 <= k; p_at_k = relevant in the first k / k; recall_at_k = relevant in the first k / relevant;
+  hits_at_k = share with r1 <= k; p_at_k = relevant in the first k / k; recall_at_k = relevant in the first k /
+  relevant;
   map = sum of the precision at each relevant rank / relevant; ndcg(_at_k) = sum of grade / log2(rank + 1) (first k)
   over the same sum for the judged grades in decreasing order (first k).
 Queries missing from the run: ``missing_queries`` "refuse", "zero" (score 0, counted) or "skip" (not counted).
@@ -423,4 +424,5 @@ def _page(scores, ranks, queries, qrels=False, totals=()):
                        "How many queries had the correct option at each rank of the submitted ranking; a single "
                        "choice ranks one option, so a wrong choice counts as not ranked.")
     return [scores_section(scores, [("queries scored", queries)] + list(totals)), section(
-        title, paragraph(text, "note"), histogram(counts, labels), table(["rank", "queries"], list(zip(labels, counts))))]
+        title, paragraph(text, "note"), histogram(counts, labels),
+        table(["rank", "queries"], list(zip(labels, counts))))]
