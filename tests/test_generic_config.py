@@ -74,7 +74,7 @@ def test_valid_configs(config):
     ({"kind": "multilabel", "separator": ""}, '"separator" must be a non-empty string'),
     ({"kind": "classification", "reference": "data/gold.csv"}, "must be a file name without folders"),
     ({"kind": "classification", "submission": "predictions.json"}, "must end in .csv"),
-    ({"kind": "ranking", "reference": "gold.txt"}, "must end in .json or .csv"),
+    ({"kind": "ranking", "reference": "gold.xml"}, "must end in .json or .csv"),
     ({"kind": "multilabel", "zero_division": 0.5}, "zero_division must be 0 or 1"),
     ({"kind": "multilabel", "zero_division": True}, "zero_division must be 0 or 1"),
 ])

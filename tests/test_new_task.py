@@ -115,7 +115,7 @@ def test_every_kind_starts_from_sample_data(repo, kind):
     (["Sentiment", "--kind", "classification"], "must be lower-case"),
     (["toxic-spans", "--kind", "spans"], "already exists"),
     (["generic", "--kind", "spans"], "already exists"),
-    (["rank", "--kind", "ranking", "--keys", "accuracy,ndcg"], "scoring.json would be wrong"),
+    (["rank", "--kind", "ranking", "--keys", "accuracy,ndcg_at_0"], "scoring.json would be wrong"),
 ])
 def test_new_refuses_what_would_not_work(repo, args, message):
     proc = run(repo, "new", *args)

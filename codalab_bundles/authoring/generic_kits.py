@@ -43,6 +43,11 @@ PUBLIC_NAMES = {
 }
 # text: the public data's name by the gold's format (a SQuAD dataset, a CSV or TSV; else items.json, the ids)
 TEXT_PUBLIC_NAMES = {"squad": "questions.json", "csv": "items.csv", "tsv": "items.tsv"}
+# ranking with a TREC qrels gold: participants get the query ids (with their text when TOPICS_FILE, "qid<TAB>text"
+# lines, is beside the gold) as QRELS_PUBLIC, and OPTIONS_FILE (optional: candidates to re-rank) as CANDIDATES_FILE.
+TOPICS_FILE = "topics.tsv"
+QRELS_PUBLIC = "queries.tsv"
+CANDIDATES_FILE = "candidates.json"
 SPLIT_SIZES = {"dev": 30, "test": 60}
 
 
@@ -57,6 +62,20 @@ def program_config(program_dir):
     """The scoring.json of the task's program folder (scoring_programs/<task>/) with every default filled in."""
     path = Path(program_dir) / "scoring.json"
     return generic_config().with_defaults(json.loads(path.read_text(encoding="utf-8")))
+
+
+def is_qrels(program):
+    """Whether a ranking task's gold is TREC qrels lines (not the multiple-choice JSON or CSV)."""
+    return program["kind"] == "ranking" and generic_config().file_format(program["reference"]) == "lines"
+
+
+def public_name(program, gold):
+    """The file of the public data that the baseline reads (``gold``: the gold file, whose format it may follow)."""
+    if is_qrels(program):
+        return QRELS_PUBLIC
+    if program["kind"] == "text":
+        return TEXT_PUBLIC_NAMES.get(_text_format(gold), PUBLIC_NAMES["text"])
+    return PUBLIC_NAMES[program["kind"]]
 
 
 def _scorer(kind):
@@ -83,7 +102,38 @@ def gold_problem(kind, program, files):
             gold = module.read_gold(folder, program)
         except (runtime.ReferenceDataError, runtime.SubmissionError) as exc:
             return str(exc)
+    if kind == "ranking" and is_qrels(program):  # the options (candidates) are optional, the topics too
+        problem = _options_problem(program, files, gold) if OPTIONS_FILE in files else None
+        return problem or _topics_problem(files, gold)
     return _options_problem(program, files, gold) if kind == "ranking" else None
+
+
+def _topics(data):
+    """{query id as given: text} of TOPICS_FILE's "qid<TAB>text" lines; ValueError naming a bad line."""
+    topics = {}
+    for number, line in enumerate(data.decode("utf-8-sig").splitlines(), 1):
+        if not line.strip():
+            continue
+        query, tab, text = line.partition("\t")
+        if not tab or not query.strip():
+            raise ValueError("%s, line %d: a line is a query id, a tab and the query's text" % (TOPICS_FILE, number))
+        topics[query.strip()] = text.strip()
+    return topics
+
+
+def _topics_problem(files, gold):
+    if TOPICS_FILE not in files:
+        return None
+    try:
+        topics = _topics(files[TOPICS_FILE])
+    except (ValueError, UnicodeDecodeError) as exc:
+        return "%s: %s" % (TOPICS_FILE, exc)
+    id_key = _id_key()
+    without = [q for q in gold if q not in set(id_key(t) for t in topics)]
+    if without:
+        return "%s has no text for %d of the gold's queries (first: %s): add them" % (
+            TOPICS_FILE, len(without), ", ".join(str(q) for q in without[:5]))
+    return None
 
 
 def _options_problem(program, files, answers):
@@ -217,7 +267,7 @@ def public_data(ctx):
     program = program_config(ctx.program_dir)
     kind = program["kind"]
     gold = _gold_path(ctx.reference_dir, program)
-    out = Path(ctx.out_dir) / _public_name(kind, gold)
+    out = Path(ctx.out_dir) / public_name(program, gold)
     if kind == "text":
         _text_public_data(gold, program, out)
     elif kind in ("classification", "multilabel"):
@@ -245,12 +295,34 @@ def public_data(ctx):
         out.write_text(_csv_text(["id"] + [header[i] for i in keep],
                                  [[item] + [row[i] for i in keep] for item, row in zip(ids, rows)]),
                        encoding="utf-8")
+    elif is_qrels(program):
+        _qrels_public(ctx, program, gold)
     else:
         options = Path(ctx.reference_dir) / OPTIONS_FILE
         if not options.is_file():
             raise ValueError("a ranking task publishes each query's options: put %s ({query id: [option ids]}) "
                              "beside the gold" % OPTIONS_FILE)
         shutil.copyfile(str(options), str(out))
+
+
+def _qrels_public(ctx, program, gold):
+    """queries.tsv: each query of the qrels once, in order, with its text from TOPICS_FILE when given; the
+    candidates to re-rank (OPTIONS_FILE) as CANDIDATES_FILE when given. Never a judgment."""
+    queries = []
+    with open(str(gold), encoding="utf-8-sig") as handle:
+        for line in handle:
+            parts = line.split()
+            if parts and (not queries or queries[-1] != parts[0]) and parts[0] not in queries:
+                queries.append(parts[0])
+    topics_path = Path(ctx.reference_dir) / TOPICS_FILE
+    topics = _topics(topics_path.read_bytes()) if topics_path.is_file() else {}
+    id_key = _id_key()
+    texts = dict((id_key(q), t) for q, t in topics.items())
+    lines = ["%s\t%s\n" % (q, texts[id_key(q)]) if id_key(q) in texts else "%s\n" % q for q in queries]
+    (Path(ctx.out_dir) / QRELS_PUBLIC).write_text("".join(lines), encoding="utf-8")
+    options = Path(ctx.reference_dir) / OPTIONS_FILE
+    if options.is_file():
+        shutil.copyfile(str(options), str(Path(ctx.out_dir) / CANDIDATES_FILE))
 
 
 def starting_kit(ctx):
@@ -262,12 +334,15 @@ def starting_kit(ctx):
         header, rows = _read_csv(_gold_path(ctx.reference_dir, program))
         labels = sorted(set(row[_column(header, program["label_column"])].strip() for row in rows))
         label = labels[0]
-    public = Path(ctx.public_dir) / _public_name(kind, _gold_path(ctx.reference_dir, program))
-    baseline = _render("baseline_%s.py.j2" % kind, title=title, program=program, label=label,
-                       public=public.name)
+    public = Path(ctx.public_dir) / public_name(program, _gold_path(ctx.reference_dir, program))
+    qrels = is_qrels(program)
+    baseline = _render("baseline_%s%s.py.j2" % (kind, "_qrels" if qrels else ""), title=title, program=program,
+                       label=label, public=public.name, candidates=CANDIDATES_FILE,
+                       run_format=generic_config().file_format(program["submission"]))
     (Path(ctx.out_dir) / "baseline.py").write_text(baseline, encoding="utf-8")
     (Path(ctx.out_dir) / "README.md").write_text(_render(
-        "README.md.j2", title=title, kind=kind, program=program, public=public.name, label=label), encoding="utf-8")
+        "README.md.j2", title=title, kind=kind, program=program, public=public.name, label=label, qrels=qrels,
+        candidates=CANDIDATES_FILE), encoding="utf-8")
     module = loading.load_file(Path(ctx.out_dir) / "baseline.py", "generic_baseline_%s" % kind)
     with tempfile.TemporaryDirectory() as folder:
         module.main(str(public), folder)
@@ -283,8 +358,9 @@ _WORDS = ("the", "service", "was", "really", "slow", "great", "food", "and", "st
 _LABELS = {"classification": ("negative", "neutral", "positive"), "multilabel": ("food", "price", "service", "room")}
 
 
-def sample_gold(kind, split, seed):
-    """{file name: text} of a synthetic gold split."""
+def sample_gold(kind, split, seed, qrels=False):
+    """{file name: text} of a synthetic gold split (``qrels``: a ranking gold as TREC qrels, with candidates and
+    topics)."""
     rng = random.Random(seed)
     n = SPLIT_SIZES[split]
     texts = [" ".join(rng.choice(_WORDS) for _ in range(rng.randint(4, 12))) for _ in range(n)]
@@ -311,6 +387,8 @@ def sample_gold(kind, split, seed):
         return {"gold.csv": _csv_text(["spans", "text"], rows)}
     if kind == "text":
         return {"gold.json": _sample_squad(rng, texts)}
+    if qrels:
+        return _sample_qrels(rng, n, texts)
     options = {}
     answers = {}
     for i in range(n):
@@ -322,19 +400,34 @@ def sample_gold(kind, split, seed):
             OPTIONS_FILE: json.dumps(options, indent=1, sort_keys=True) + "\n"}
 
 
+def _sample_qrels(rng, n, texts):
+    """Queries q1..qn, eight candidate documents each (shuffled), four judged with grades 0-3."""
+    lines, options, topics = [], {}, []
+    for i in range(n):
+        query = "q%d" % (i + 1)
+        documents = ["%s_d%d" % (query, k) for k in range(1, 9)]
+        rng.shuffle(documents)
+        options[query] = documents
+        for document in sorted(rng.sample(documents, 4)):
+            lines.append("%s 0 %s %d\n" % (query, document, rng.randint(0, 3)))
+        topics.append("%s\t%s\n" % (query, texts[i]))
+    return {"qrels.txt": "".join(lines), OPTIONS_FILE: json.dumps(options, indent=1, sort_keys=True) + "\n",
+            TOPICS_FILE: "".join(topics)}
+
+
 def sample_seed(task, split):
     return zlib.crc32(("sample/%s/%s" % (task, split)).encode("utf-8"))
 
 
-def write_sample_data(task, kind, out=None, root=ROOT):
+def write_sample_data(task, kind, out=None, root=ROOT, qrels=False):
     """Write the sample gold of every split into out/<split>/ (default: the competition folder's
-    reference_data/<task>/)."""
+    reference_data/<task>/); ``qrels``: a ranking sample as TREC qrels."""
     out = Path(out) if out else Path(root) / "reference_data" / task
     written = []
     for split in SPLIT_SIZES:
         folder = out / split
         folder.mkdir(parents=True, exist_ok=True)
-        for name, text in sorted(sample_gold(kind, split, sample_seed(task, split)).items()):
+        for name, text in sorted(sample_gold(kind, split, sample_seed(task, split), qrels).items()):
             (folder / name).write_text(text, encoding="utf-8")
             written.append(folder / name)
     return written
@@ -345,8 +438,8 @@ def sample_data_main(task, argv, root=ROOT):
     parser = argparse.ArgumentParser(description="Write %s's sample gold into reference_data/%s/." % (task, task))
     parser.add_argument("--out", help="another folder (default: reference_data/%s)" % task)
     args = parser.parse_args(argv)
-    kind = program_config(Path(root) / "scoring_programs" / task)["kind"]
-    for path in write_sample_data(task, kind, args.out, root):
+    program = program_config(Path(root) / "scoring_programs" / task)
+    for path in write_sample_data(task, program["kind"], args.out, root, is_qrels(program)):
         print(path)
     return 0
 
@@ -362,7 +455,16 @@ def split_gold(kind, path, program):
     path = Path(path)
     name = path.name
     file_format = generic_config().file_format(name)
-    if kind == "ranking" and file_format == "json":
+    if kind == "ranking" and file_format == "lines":  # TREC qrels: a query's judgments go together
+        judgments = {}
+        for line in path.read_text(encoding="utf-8-sig").splitlines():
+            if line.split():
+                judgments.setdefault(line.split()[0], []).append(line + "\n")
+        items = [(q, q) for q in judgments]
+
+        def text(chosen):
+            return "".join(line for q, _ in chosen for line in judgments[q])
+    elif kind == "ranking" and file_format == "json":
         answers = json.loads(path.read_text(encoding="utf-8"))
         items = [(q, q) for q in sorted(answers)]
 
@@ -390,13 +492,20 @@ def split_gold(kind, path, program):
     parts = _both_filled({"dev": [item for item in items if _in_dev(item[0])],
                           "test": [item for item in items if not _in_dev(item[0])]})
     gold = dict((split, {name: text(chosen)}) for split, chosen in parts.items())
-    if kind == "ranking":  # each split gets the options of its queries (gold_problem checked that all are there)
+    # each split gets the options of its queries (gold_problem checked that all are there), and the topics
+    if kind == "ranking" and (file_format != "lines" or path.with_name(OPTIONS_FILE).is_file()):
         id_key = _id_key()
         options = json.loads(path.with_name(OPTIONS_FILE).read_text(encoding="utf-8"))
         for split, chosen in parts.items():
             queries = set(id_key(q) for q, _ in chosen)
             gold[split][OPTIONS_FILE] = json.dumps(dict((q, o) for q, o in options.items() if id_key(q) in queries),
                                                    indent=1) + "\n"
+    if kind == "ranking" and file_format == "lines" and path.with_name(TOPICS_FILE).is_file():
+        id_key = _id_key()
+        topics = _topics(path.with_name(TOPICS_FILE).read_bytes())
+        for split, chosen in parts.items():
+            queries = set(id_key(q) for q, _ in chosen)
+            gold[split][TOPICS_FILE] = "".join("%s\t%s\n" % (q, t) for q, t in topics.items() if id_key(q) in queries)
     return gold
 
 
@@ -422,10 +531,6 @@ def _text_format(path):
         return lower[-3:]
     data = json.loads(Path(path).read_text(encoding="utf-8-sig"))
     return "squad" if isinstance(data, dict) and isinstance(data.get("data"), list) else "json"
-
-
-def _public_name(kind, gold):
-    return TEXT_PUBLIC_NAMES.get(_text_format(gold), PUBLIC_NAMES[kind]) if kind == "text" else PUBLIC_NAMES[kind]
 
 
 def _without_answers(dataset):

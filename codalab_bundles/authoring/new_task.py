@@ -31,6 +31,8 @@ DEFAULT_KEYS = {"classification": ("macro_f1", "accuracy", "weighted_f1"),
                 "text": ("exact_match", "f1"),
                 "regression": ("pearson", "spearman", "mae", "rmse"),
 }
+# A ranking task whose gold is TREC qrels (graded judgments): the keys of TREC and BEIR, nDCG@10 ranking.
+QRELS_KEYS = ("ndcg_at_10", "map", "mrr_at_10", "recall_at_100")
 LABELS = {"macro_f1": "Macro-F1", "accuracy": "Accuracy", "micro_f1": "Micro-F1", "weighted_f1": "Weighted F1",
           "macro_precision": "Macro precision", "macro_recall": "Macro recall", "samples_f1": "Samples F1",
           "jaccard": "Jaccard", "exact_match": "Exact match", "spans_f1": "F1", "spans_precision": "Precision",
@@ -41,6 +43,17 @@ LABELS = {"macro_f1": "Macro-F1", "accuracy": "Accuracy", "micro_f1": "Micro-F1"
           "mae": "MAE", "rmse": "RMSE", "r2": "R2", "qwk": "Quadratic weighted kappa",
 }
 SPLITS = ("dev", "test")
+_CUTOFF_LABELS = {"p": "P@%s", "recall": "Recall@%s", "mrr": "MRR@%s", "ndcg": "nDCG@%s", "hits": "Hits@%s"}
+
+
+def label(key):
+    """A score key's leaderboard label: LABELS, or "nDCG@10" for ndcg_at_10 and the like."""
+    if key in LABELS:
+        return LABELS[key]
+    if key in ("map", "ndcg"):
+        return {"map": "MAP", "ndcg": "nDCG"}[key]
+    name, _, cutoff = key.rpartition("_at_")
+    return _CUTOFF_LABELS[name] % cutoff if name in _CUTOFF_LABELS and cutoff.isdigit() else key
 
 
 class NewTaskError(Exception):
@@ -66,18 +79,22 @@ def _gold_layout(kind, gold_dir, config):
     if all((gold_dir / split).is_dir() for split in SPLITS):
         layout = dict((split, dict((p.name, p.read_bytes()) for p in sorted((gold_dir / split).iterdir())
                                    if p.is_file())) for split in SPLITS)
-        names = set(n for files in layout.values() for n in files if n != generic_kits.OPTIONS_FILE)
+        names = set(n for files in layout.values() for n in files if n not in _BESIDE_GOLD)
         if len(names) != 1 or not all(layout.values()):
             raise NewTaskError("%s/dev and %s/test must each hold the same gold file (found %s)"
                                % (gold_dir, gold_dir, ", ".join(sorted(names)) or "none"))
         name = names.pop()
         _id_column(kind, layout["dev"][name], name, config)
         return layout, name
-    files = [p for p in sorted(gold_dir.iterdir()) if p.is_file() and p.name != generic_kits.OPTIONS_FILE]
+    files = [p for p in sorted(gold_dir.iterdir()) if p.is_file() and p.name not in _BESIDE_GOLD]
     if len(files) != 1:
         raise NewTaskError("--gold-dir %s must hold one gold file (or dev/ and test/ folders), found %d files"
                            % (gold_dir, len(files)))
     return _split_one_file(kind, files[0], config)
+
+
+# Files beside a ranking gold: the options (candidates) and, with qrels, the topics.
+_BESIDE_GOLD = (generic_kits.OPTIONS_FILE, generic_kits.TOPICS_FILE)
 
 
 def _id_column(kind, data, name, config):
@@ -96,9 +113,9 @@ def _split_one_file(kind, path, config):
     _id_column(kind, data, path.name, config)
     program = dict(generic_kits.generic_config().with_defaults(config), reference=path.name)
     files = {path.name: data}
-    options = path.with_name(generic_kits.OPTIONS_FILE)
-    if kind == "ranking" and options.is_file():
-        files[options.name] = options.read_bytes()
+    for beside in _BESIDE_GOLD:
+        if kind == "ranking" and path.with_name(beside).is_file():
+            files[beside] = path.with_name(beside).read_bytes()
     problem = generic_kits.gold_problem(kind, program, files)
     if problem:  # checked whole, so that lines are the file's own
         raise NewTaskError("the gold: %s" % problem)
@@ -110,8 +127,11 @@ def _split_one_file(kind, path, config):
             path.name)
 
 
-def _example(kind, keys=()):
-    """(prose, JSON) of a small worked example the generic suite re-scores: files and the scores they give."""
+def _example(kind, keys=(), qrels=False):
+    """(prose, JSON) of a small worked example the generic suite re-scores: files and the scores they give; with
+    ``qrels``, a qrels gold and a TREC run scored with the task's ``keys``."""
+    if qrels:
+        return _qrels_example(keys)
     if kind == "classification":
         ref = {"gold.csv": "id,label\n1,pos\n2,neg\n3,pos\n4,neu\n5,x\n"}
         res = {"predictions.csv": "id,label\n1,pos\n2,pos\n3,pos\n4,neu\n5,neg\n"}
@@ -169,6 +189,36 @@ def _example(kind, keys=()):
     return prose, json.dumps(example, indent=1, sort_keys=True)
 
 
+# The qrels example: q1 ranks d3 (grade 0), d1 (3), d4 (1), d2 (2) (d1 and d9 tie at 4: the larger id, d9, goes
+# first, as in trec_eval; d9 is not judged); d5 (2) is not ranked; q2 ranks its only relevant document first.
+QRELS_EXAMPLE = {"qrels.txt": "q1 0 d1 3\nq1 0 d2 2\nq1 0 d3 0\nq1 0 d4 1\nq1 0 d5 2\nq2 0 d6 1\n",
+                 "run.txt": "q1 Q0 d3 1 5.0 run\nq1 Q0 d1 2 4.0 run\nq1 Q0 d9 3 4.0 run\nq1 Q0 d4 4 2.0 run\n"
+                            "q1 Q0 d2 5 1.0 run\nq2 Q0 d6 1 1.0 run\n"}
+QRELS_PROSE = ("q1's ranking, as trec_eval orders it (score descending, ties by the larger document id): d3 (grade 0), "
+               "d9 (not judged), d1 (3), d4 (1), d2 (2); d5 (2) is not ranked. Relevant (grade >= 1): d1, d2, d4, d5, "
+               "ranked 3, 5, 4. For q1: MRR 1/3 (MRR@10 too), AP = (1/3 + 2/4 + 3/5)/4, P@10 = 3/10, R@100 = 3/4, "
+               "nDCG@10 = (3/log2(4) + 1/log2(5) + 2/log2(6)) / (3/log2(2) + 2/log2(3) + 2/log2(4) + 1/log2(5)) = "
+               "0.4751; q2 ranks its one relevant document first: 1 in every measure. Each key is the mean over "
+               "the two queries.")
+
+
+def _qrels_example(keys):
+    """The qrels example scored by the scoring program itself (whose measures the tests check against trec_eval)."""
+    import tempfile
+    config = {"reference": "qrels.txt", "submission": "run.txt", "keys": list(keys), "relevance_threshold": 1,
+              "missing_queries": "zero"}
+    module, _ = generic_kits._scorer("ranking")
+    program = generic_kits.generic_config().with_defaults(dict(config, kind="ranking"))
+    with tempfile.TemporaryDirectory(prefix="example-") as folder:
+        for sub, name in (("ref", "qrels.txt"), ("res", "run.txt")):
+            Path(folder, sub).mkdir()
+            Path(folder, sub, name).write_text(QRELS_EXAMPLE[name], encoding="utf-8")
+        result = module.score(str(Path(folder, "ref")), str(Path(folder, "res")), program)
+    example = {"config": config, "gold_public": True, "ref": {"qrels.txt": QRELS_EXAMPLE["qrels.txt"]},
+               "res": {"run.txt": QRELS_EXAMPLE["run.txt"]}, "scores": dict(result.scores)}
+    return QRELS_PROSE, json.dumps(example, indent=1, sort_keys=True)
+
+
 def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=ROOT, command="codalab-bundles",
            notes=None):
     """Write the task's files in the competition folder ``root``; returns the paths written. ``command`` is how
@@ -185,6 +235,7 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
     if taken or name in task_names(root / "bundles") or name in ("common", "generic"):
         raise NewTaskError("%s already exists: choose another name" % (", ".join(taken) or name))
     config_module = generic_kits.generic_config()
+    chosen_keys = keys
     keys = list(keys or DEFAULT_KEYS[kind])
     config = {"kind": kind, "keys": keys, "title": title or name.replace("-", " ").title()}
     layout = None
@@ -193,6 +244,10 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
     if gold_dir is not None:
         layout, reference = _gold_layout(kind, gold_dir, config)
         config["reference"] = reference
+        if kind == "ranking" and config_module.file_format(reference) == "lines":
+            # TREC qrels: graded measures, a TREC run, and the two settings written out for the organizer to see
+            keys = list(chosen_keys or QRELS_KEYS)
+            config.update(keys=keys, submission="run.txt", relevance_threshold=1, missing_queries="zero")
     problems = config_module.check_config(config)
     if problems:
         raise NewTaskError("scoring.json would be wrong: %s" % "; ".join(problems))
@@ -222,13 +277,16 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
     today = today or datetime.date.today()
     dev_start = datetime.datetime(today.year, today.month, today.day) + datetime.timedelta(days=1)
     test_start = dev_start + datetime.timedelta(weeks=6)
+    qrels = generic_kits.is_qrels(program)
     write(bundle / "task.yaml", env.get_template("task.yaml.j2").render(
-        name=name, kind=kind, title=config["title"], today=today.isoformat(), keys=keys, labels=LABELS,
-        lower_is_better=config_module.LOWER_IS_BETTER,
-        command=command, description="Predict the %s of each item; ranked by %s." % (
-            {"classification": "label", "multilabel": "labels", "spans": "spans", "ranking": "best option",
-             "text": "text", "regression": "score"}[kind],
-            LABELS.get(keys[0], keys[0])),
+        name=name, kind=kind, title=config["title"], today=today.isoformat(), keys=keys,
+        labels=dict((key, label(key)) for key in keys), lower_is_better=config_module.LOWER_IS_BETTER,
+        command=command, description=(
+            "Rank the documents of each query; ranked by %s." % label(keys[0]) if qrels else
+            "Predict the %s of each item; ranked by %s." % (
+                {"classification": "label", "multilabel": "labels", "spans": "spans", "ranking": "best option",
+                 "text": "text", "regression": "score"}[kind],
+                label(keys[0]))),
         dev_start=dev_start, test_start=test_start, end_date=test_start + datetime.timedelta(weeks=2, seconds=-1)))
     for page in ("overview", "evaluation", "data", "terms"):
         write(bundle / "pages" / ("%s.html.j2" % page), (TEMPLATES / "pages" / ("%s.html.j2" % page)).read_bytes())
@@ -237,12 +295,12 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
     write(bundle / "derive.py", env.get_template("derive.py.j2").render(name=name, kind=kind))
     write(program_dir / "metadata", build.METADATA)
     write(program_dir / "scoring.json", json.dumps(config, indent=1) + "\n")
-    prose, example = _example(kind, keys)
+    prose, example = _example(kind, keys, qrels)
     formula = "See `scoring_programs/generic/README.md`, section `%s`, for each key's formula." % kind
     named = dict((role, program[field] if "*" not in program[field] else role + program[field][1:])
                  for role, field in (("gold", "reference"), ("predictions", "submission")))
     write(program_dir / "README.md", env.get_template("card.md.j2").render(
-        title=config["title"], kind=kind, program=program, keys=keys, formula=formula, example_text=prose,
+        title=config["title"], kind=kind, program=program, keys=keys, formula=formula, example_text=prose, qrels=qrels,
         example_json=example, name=name, gold_file=named["gold"], pred_file=named["predictions"]))
     if layout is None:
         write(bundle / "sample_data.py", env.get_template("sample_data.py.j2").render(name=name, kind=kind))

@@ -24,6 +24,10 @@ AVAILABLE_KEYS = {
 }
 # Keys where a lower value is better (the leaderboard sorts them ascending).
 LOWER_IS_BETTER = ("mae", "rmse")
+# Keys a kind writes only when `keys` lists them: fixed names, and names with a cutoff k >= 1 (no leading zero).
+EXTRA_KEYS = {"ranking": ("map", "ndcg")}
+KEY_PATTERNS = {"ranking": re.compile(r"(p|recall|mrr|ndcg|hits)_at_[1-9][0-9]*\Z")}
+KEY_PATTERN_TEXT = {"ranking": "p_at_<k>, recall_at_<k>, mrr_at_<k>, ndcg_at_<k>, hits_at_<k> (k >= 1)"}
 
 _COMMON = {"kind": None, "reference": None, "submission": None, "keys": None, "title": None}
 # Fields of each kind and their defaults (None: no default).
@@ -35,7 +39,8 @@ FIELDS = {
     "spans": dict(_COMMON, reference="spans-gold.txt", submission="spans-pred.txt",
                   id_column=None, spans_column="spans"),
     "ranking": dict(_COMMON, reference="gold.json", submission="predictions.json",
-                    id_column="id", answer_column="answer", ranking_column="ranking", separator="|"),
+                    id_column="id", answer_column="answer", ranking_column="ranking", separator="|",
+                    relevance_threshold=1, missing_queries=None),
     "text": dict(_COMMON, reference="gold.json", submission="predictions.json", id_column="id",
                  reference_column="answer", prediction_column="prediction", normalize=None),
     "regression": dict(_COMMON, reference="gold.csv", submission="predictions.csv",
@@ -52,12 +57,14 @@ _FILE_RE = re.compile(r"^(\*?\.?[A-Za-z0-9_][A-Za-z0-9_.-]*)$")
 _FORMATS = {
     "classification": (".csv",),
     "multilabel": (".csv",),
-    "ranking": (".json", ".csv"),
+    "ranking": (".json", ".csv", ".tsv", ".txt", ".qrels", ".run", ".trec"),
     "text": (".json", ".csv", ".tsv"),
     "regression": (".csv", ".tsv"),
 }
 # text: the steps of SQuAD's answer normalization, each on by default ("articles" may also list other words).
 _NORMALIZE_STEPS = ("lowercase", "punctuation", "articles", "whitespace")
+# missing_queries of kind ranking; without it: "refuse" for a multiple-choice gold, "zero" for qrels.
+MISSING_QUERIES = ("refuse", "zero", "skip")
 
 
 def file_format(name):
@@ -101,6 +108,8 @@ def check_config(config):
         problems.extend(_check_normalize(config["normalize"]))
     if kind == "regression":
         problems.extend(_check_label_range(config))
+    if kind == "ranking":
+        problems.extend(_check_ranking(config))
     problems.extend(_check_keys(config.get("keys"), kind))
     return problems
 
@@ -141,14 +150,33 @@ def _check_label_range(config):
     return []
 
 
+def _check_ranking(config):
+    problems = []
+    threshold = config.get("relevance_threshold", 1)
+    if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 1:
+        problems.append("relevance_threshold must be an integer >= 1 (a grade at least this counts as relevant), "
+                        "found %s" % json.dumps(threshold))
+    if "missing_queries" in config and config["missing_queries"] not in MISSING_QUERIES:
+        problems.append("missing_queries must be one of %s, found %s"
+                        % (", ".join(json.dumps(m) for m in MISSING_QUERIES), json.dumps(config["missing_queries"])))
+    return problems
+
+
+def key_available(kind, key):
+    """Whether kind ``kind`` can write score key ``key`` (listed, or of one of its parametric forms)."""
+    return (key in AVAILABLE_KEYS[kind] or key in EXTRA_KEYS.get(kind, ()) or
+            kind in KEY_PATTERNS and KEY_PATTERNS[kind].match(key) is not None)
+
+
 def _check_keys(keys, kind):
     if keys is None:
         return []
-    available = AVAILABLE_KEYS[kind]
+    available = ", ".join(AVAILABLE_KEYS[kind] + EXTRA_KEYS.get(kind, ()) +
+                          ((KEY_PATTERN_TEXT[kind],) if kind in KEY_PATTERN_TEXT else ()))
     if not isinstance(keys, list) or not keys or not all(isinstance(k, str) for k in keys):
-        return ["'keys' must be a non-empty list of score keys among %s" % ", ".join(available)]
+        return ["'keys' must be a non-empty list of score keys among %s" % available]
     problems = ["score key %s is not available for kind %s (available: %s)"
-                % (json.dumps(k), kind, ", ".join(available)) for k in keys if k not in available]
+                % (json.dumps(k), kind, available) for k in keys if not key_available(kind, k)]
     if len(set(keys)) != len(keys):
         problems.append("'keys' lists a key twice")
     return problems
