@@ -19,7 +19,12 @@ AVAILABLE_KEYS = {
     "multilabel": ("samples_f1", "jaccard", "micro_f1", "macro_f1", "exact_match"),
     "spans": ("spans_f1", "spans_precision", "spans_recall"),
     "ranking": ("accuracy", "mrr", "hits_at_3", "hits_at_5", "hits_at_10"),
+    "sequence": ("f1", "precision", "recall", "accuracy"),
 }
+# Keys a kind also takes by pattern (chunk types are data): sequence's f1_<type>, precision_<type>, recall_<type>.
+PATTERN_KEYS = {"sequence": (re.compile(r"^(f1|precision|recall)_[a-z0-9_]+$"), "f1_<type>, precision_<type>, "
+                                                                              "recall_<type>")}
+SEQUENCE_SCHEMES = ("conlleval", "iob2", "iobes")
 
 _COMMON = {"kind": None, "reference": None, "submission": None, "keys": None, "title": None}
 # Fields of each kind and their defaults (None: no default).
@@ -32,6 +37,8 @@ FIELDS = {
                   id_column=None, spans_column="spans"),
     "ranking": dict(_COMMON, reference="gold.json", submission="predictions.json",
                     id_column="id", answer_column="answer", ranking_column="ranking", separator="|"),
+    "sequence": dict(_COMMON, reference="gold.conll", submission="predictions.conll", id_column="id",
+                     scheme="conlleval"),
 }
 _STRING_FIELDS = ("reference", "submission", "title", "id_column", "label_column", "labels_column", "separator",
                   "spans_column", "answer_column", "ranking_column")
@@ -75,6 +82,9 @@ def check_config(config):
     if kind == "classification" and config.get("unknown_labels", "warn") not in ("warn", "refuse"):
         problems.append("unknown_labels must be \"warn\" or \"refuse\", found %s"
                         % json.dumps(config.get("unknown_labels")))
+    if kind == "sequence" and config.get("scheme", "conlleval") not in SEQUENCE_SCHEMES:
+        problems.append("scheme must be one of %s (IOB1 tags: conlleval), found %s"
+                        % (", ".join(SEQUENCE_SCHEMES), json.dumps(config.get("scheme"))))
     zero = config.get("zero_division", 0)
     if kind == "multilabel" and (isinstance(zero, bool) or zero not in (0, 1)):
         problems.append("zero_division must be 0 or 1, found %s" % json.dumps(zero))
@@ -88,8 +98,10 @@ def _check_keys(keys, kind):
     available = AVAILABLE_KEYS[kind]
     if not isinstance(keys, list) or not keys or not all(isinstance(k, str) for k in keys):
         return ["'keys' must be a non-empty list of score keys among %s" % ", ".join(available)]
+    pattern, named = PATTERN_KEYS.get(kind, (None, None))
     problems = ["score key %s is not available for kind %s (available: %s)"
-                % (json.dumps(k), kind, ", ".join(available)) for k in keys if k not in available]
+                % (json.dumps(k), kind, ", ".join(available + ((named,) if named else ())))
+                for k in keys if k not in available and not (pattern and pattern.match(k))]
     if len(set(keys)) != len(keys):
         problems.append("'keys' lists a key twice")
     return problems
