@@ -26,12 +26,13 @@ NAME_RE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 DEFAULT_KEYS = {"classification": ("macro_f1", "accuracy", "weighted_f1"),
                 "multilabel": ("samples_f1", "jaccard", "micro_f1", "macro_f1"),
                 "spans": ("spans_f1", "spans_precision", "spans_recall"),
-                "ranking": ("accuracy", "mrr")}
+                "ranking": ("accuracy", "mrr"),
+                "sequence": ("f1", "precision", "recall", "accuracy")}
 LABELS = {"macro_f1": "Macro-F1", "accuracy": "Accuracy", "micro_f1": "Micro-F1", "weighted_f1": "Weighted F1",
           "macro_precision": "Macro precision", "macro_recall": "Macro recall", "samples_f1": "Samples F1",
           "jaccard": "Jaccard", "exact_match": "Exact match", "spans_f1": "F1", "spans_precision": "Precision",
           "spans_recall": "Recall", "mrr": "MRR", "hits_at_3": "Hits@3", "hits_at_5": "Hits@5",
-          "hits_at_10": "Hits@10"}
+          "hits_at_10": "Hits@10", "f1": "F1", "precision": "Precision", "recall": "Recall"}
 SPLITS = ("dev", "test")
 
 
@@ -123,6 +124,15 @@ def _example(kind):
         scores = {"spans_f1": 11.0 / 21, "spans_precision": 0.5, "spans_recall": 5.0 / 9}
         prose = ("Gold/predicted offsets {0,1,6}/{0,1,4,5}, {}/{}, {10..15}/{}: per post F1 4/7, 1, 0, so "
                  "`spans_f1` = 11/21; precision 1/2, 1, 0 and recall 2/3, 1, 0 give 0.5 and 5/9.")
+    elif kind == "sequence":
+        ref = {"gold.conll": "-DOCSTART- O\n\nNadim B-PER\nLadki I-PER\nin O\nParis I-LOC\n\nAcme B-ORG\nCorp I-ORG\n"
+                             "says O\n"}
+        res = {"predictions.conll": "Nadim B-PER\nLadki I-PER\nin O\nParis B-LOC\n\nAcme B-ORG\nCorp B-ORG\nsays O\n"}
+        scores = {"f1": 4.0 / 7, "precision": 0.5, "recall": 2.0 / 3, "accuracy": 5.0 / 7}
+        prose = ("Gold chunks PER 'Nadim Ladki', LOC 'Paris' (an I- tag after O starts a chunk, as in conlleval) and "
+                 "ORG 'Acme Corp'; predicted PER 'Nadim Ladki', LOC 'Paris', ORG 'Acme' and ORG 'Corp': 2 of the 4 "
+                 "predicted chunks are correct, so `precision` = 2/4, `recall` = 2/3, `f1` = 2 x 2/(3 + 4) = 4/7; "
+                 "`accuracy` = 5/7 (Paris and Corp have another tag; the -DOCSTART- line is not a token).")
     else:
         ref = {"gold.json": "{\"q1\": \"a\", \"q2\": \"b\", \"q3\": \"c\", \"q4\": \"d\"}\n"}
         res = {"predictions.json": "{\"q1\": [\"a\", \"b\"], \"q2\": [\"a\", \"b\"], \"q3\": [\"a\"], "
@@ -133,9 +143,19 @@ def _example(kind):
     names = {"reference": sorted(ref)[0], "submission": sorted(res)[0]}
     columns = {"classification": {"id_column": "id", "label_column": "label"},
                "multilabel": {"id_column": "id", "labels_column": "labels", "separator": "|", "zero_division": 0},
-               "spans": {"spans_column": "spans"}, "ranking": {}}[kind]
+               "spans": {"spans_column": "spans"}, "ranking": {}, "sequence": {"scheme": "conlleval"}}[kind]
     example = {"config": dict(names, **columns), "gold_public": True, "ref": ref, "res": res, "scores": scores}
     return prose, json.dumps(example, indent=1, sort_keys=True)
+
+
+def _labels(keys):
+    """Leaderboard labels of ``keys``: LABELS, and for a per-type key of a sequence task "F1 PER" and the like."""
+    labels = dict(LABELS)
+    for key in keys:
+        if key not in labels and "_" in key:
+            measure, kind = key.split("_", 1)
+            labels[key] = "%s %s" % (LABELS.get(measure, measure), kind.upper())
+    return labels
 
 
 def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=ROOT, command="codalab-bundles",
@@ -192,9 +212,10 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
     dev_start = datetime.datetime(today.year, today.month, today.day) + datetime.timedelta(days=1)
     test_start = dev_start + datetime.timedelta(weeks=6)
     write(bundle / "task.yaml", env.get_template("task.yaml.j2").render(
-        name=name, kind=kind, title=config["title"], today=today.isoformat(), keys=keys, labels=LABELS,
+        name=name, kind=kind, title=config["title"], today=today.isoformat(), keys=keys, labels=_labels(keys),
         command=command, description="Predict the %s of each item; ranked by %s." % (
-            {"classification": "label", "multilabel": "labels", "spans": "spans", "ranking": "best option"}[kind],
+            {"classification": "label", "multilabel": "labels", "spans": "spans", "ranking": "best option",
+             "sequence": "tag of each token"}[kind],
             LABELS.get(keys[0], keys[0])),
         dev_start=dev_start, test_start=test_start, end_date=test_start + datetime.timedelta(weeks=2, seconds=-1)))
     for page in ("overview", "evaluation", "data", "terms"):
