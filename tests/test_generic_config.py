@@ -28,6 +28,7 @@ def test_available_keys():
         "multilabel": ("samples_f1", "jaccard", "micro_f1", "macro_f1", "exact_match"),
         "spans": ("spans_f1", "spans_precision", "spans_recall"),
         "ranking": ("accuracy", "mrr", "hits_at_3", "hits_at_5", "hits_at_10"),
+        "sequence": ("f1", "precision", "recall", "accuracy"),
     }
 
 
@@ -40,6 +41,8 @@ def test_available_keys():
      "spans_column": "spans"},
     {"kind": "ranking", "reference": "gold.csv", "submission": "predictions.json", "answer_column": "a",
      "ranking_column": "r", "keys": ["mrr", "accuracy"]},
+    {"kind": "sequence", "reference": "eng.testb", "submission": "pred.jsonl", "scheme": "iobes",
+     "keys": ["f1", "f1_per", "recall_b_np"]},
 ])
 def test_valid_configs(config):
     assert check_config(config) == []
@@ -50,7 +53,7 @@ def test_valid_configs(config):
 
 @pytest.mark.parametrize("config, fragment", [
     ([], "must hold a JSON object"),
-    ({}, "'kind' must be one of classification, multilabel, ranking, spans, found null"),
+    ({}, "'kind' must be one of classification, multilabel, ranking, sequence, spans, found null"),
     ({"kind": "regression"}, 'found "regression"'),
     ({"kind": "classification", "keys": ["accuracy", "mrr"]}, 'score key "mrr" is not available for kind '
                                                               'classification'),
@@ -78,7 +81,7 @@ def test_the_config_module_imports_alone_without_side_effects(tmp_path):
             "assert 'scoring_runtime' not in sys.modules; print(sorted(g.AVAILABLE_KEYS))" % str(GENERIC))
     run = subprocess.run([sys.executable, "-I", "-c", code], cwd=str(tmp_path), capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
-    assert run.stdout == "['classification', 'multilabel', 'ranking', 'spans']\n"
+    assert run.stdout == "['classification', 'multilabel', 'ranking', 'sequence', 'spans']\n"
     assert list(tmp_path.iterdir()) == []
 
 

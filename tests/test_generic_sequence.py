@@ -231,7 +231,8 @@ def test_layouts_accepted(score):
     pred = "A\tB-PER\nb\tO\n\n-DOCSTART- O\nC\tB-LOC\n\n\n"
     assert dict(score({}, {"gold.conll": gold}, {"predictions.conll": pred}).scores)["f1"] == 1.0
     gold = json.dumps([{"id": "x", "tokens": ["A", "b"], "tags": ["B-PER", "O"]}])
-    result = score({"reference": "g.json", "submission": "p.conll"}, {"g.json": gold}, {"p.conll": "A B-PER\nb B-PER\n"})
+    result = score({"reference": "g.json", "submission": "p.conll"}, {"g.json": gold},
+                   {"p.conll": "A B-PER\nb B-PER\n"})
     assert dict(result.scores)["precision"] == 0.5
 
 
@@ -325,8 +326,9 @@ def perturb(rng, tags, scheme):
 
 def mirror():
     """The git directory of the manifest's repository, or skip."""
+    flat = MANIFEST["repo"].replace("/", "+")
     candidates = [os.environ.get("SEQUENCE_DATA_MIRROR")] + [
-        str(base / ".mirror" / MANIFEST["repo"].replace("/", "+") / "repo") for base in (ROOT.parent, ROOT.parent.parent)]
+        str(base / ".mirror" / flat / "repo") for base in (ROOT.parent, ROOT.parent.parent)]
     for path in candidates:
         if path and os.path.isdir(path):
             return path
@@ -359,8 +361,8 @@ def conlleval(tmp_path_factory):
                                                                   out.split("\n")[1]))
         figures["f1"] = float(re.search(r"FB1:\s*([0-9.e+-]+)", out.split("\n")[1]).group(1)) / 100
         per_type = {}
-        for name, p, r, f, guessed in re.findall(r"^\s*(\S+): precision:\s*(\S+)%; recall:\s*(\S+)%; FB1:\s*(\S+)\s+(\d+)",
-                                                 out, re.M):
+        rows = re.findall(r"^\s*(\S+): precision:\s*(\S+)%; recall:\s*(\S+)%; FB1:\s*(\S+)\s+(\d+)", out, re.M)
+        for name, p, r, f, guessed in rows:
             per_type[name] = (float(p) / 100, float(r) / 100, float(f) / 100, int(guessed))
         return tuple(int(x) for x in counts.groups()), figures, per_type
     return run
@@ -472,7 +474,8 @@ def test_published_system_output_against_conlleval_and_seqeval(score, conlleval)
     values = dict(score({"keys": CONLL_KEYS}, {"gold.conll": gold}, {"predictions.conll": pred}).scores)
     assert_matches(values, figures, per_type)
     seqeval = pytest.importorskip("seqeval.metrics")
-    tags = [[line.split("\t")[-2] for line in text.splitlines()]], [[line.split("\t")[-1] for line in text.splitlines()]]
+    lines = text.splitlines()
+    tags = [[line.split("\t")[-2] for line in lines]], [[line.split("\t")[-1] for line in lines]]
     assert abs(values["f1"] - seqeval.f1_score(*tags)) < 1e-9
 
 
@@ -566,3 +569,24 @@ def test_iob1_reading_of_the_test_set(score):
     for key in ("f1", "precision", "recall"):
         assert converted[key] == base[key]
     assert dict(score({}, {"gold.conll": iob1(gold)}, {"predictions.conll": iob1(gold)}).scores)["f1"] == 1.0
+
+
+def test_split_gold_keeps_documents_whole_and_public_data_drops_the_tags(tmp_path):
+    """A CoNLL gold with -DOCSTART- lines is split by document (each about 1 in 5 to dev, by its number), every
+    line kept once; the public data is the gold without its last column."""
+    from codalab_bundles.authoring import generic_kits
+    text = generic_kits.sample_gold("sequence", "test", 11)["gold.conll"]
+    path = tmp_path / "gold.conll"
+    path.write_text(text, encoding="utf-8")
+    program = {"kind": "sequence", "reference": "gold.conll", "id_column": "id"}
+    parts = generic_kits.split_gold("sequence", path, program)
+    documents = dict((split, [d for d in files["gold.conll"].split("-DOCSTART- O") if d.strip()])
+                     for split, files in parts.items())
+    assert len(documents["dev"]) + len(documents["test"]) == 60 // 5 and documents["dev"] and documents["test"]
+    lines = sorted(line for files in parts.values() for line in files["gold.conll"].splitlines() if line.strip())
+    assert lines == sorted(line for line in text.splitlines() if line.strip())
+    out = tmp_path / "tokens.conll"
+    generic_kits._public_sequence(path, out, program)
+    public = out.read_text(encoding="utf-8").splitlines()
+    assert [line.split()[:1] for line in public] == [line.split()[:1] for line in text.splitlines()]
+    assert not any(len(line.split()) > 1 for line in public if not line.startswith("-DOCSTART-"))

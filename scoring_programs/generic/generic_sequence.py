@@ -674,8 +674,9 @@ def _detail(chunker, sentence, tags, result):
     gold_tags, guess_tags = sentence.tags.split(" "), tags.split(" ")
     tokens = _tokens(sentence)
     truth, guess = chunker.chunks(gold_tags), chunker.chunks(guess_tags)
-    missed = [c for c in truth if c not in set(guess)]
-    extra = [c for c in guess if c not in set(truth)]
+    truth_set, guess_set = set(truth), set(guess)
+    missed = [c for c in truth if c not in guess_set]
+    extra = [c for c in guess if c not in truth_set]
 
     def shown(chunks):
         text = ", ".join("%s %s" % (kind or "(no type)", quote(" ".join(tokens[s:e]), 40))
