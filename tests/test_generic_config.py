@@ -14,7 +14,7 @@ sys.path.insert(0, str(GENERIC))
 from generic_config import AVAILABLE_KEYS, check_config, declared_keys, with_defaults  # noqa: E402
 
 # Every kind of the generic program (the kinds' own tests check their keys).
-KINDS = ("classification", "multilabel", "ranking", "regression", "spans", "text")
+KINDS = ("classification", "multilabel", "ranking", "regression", "sequence", "spans", "text")
 GOLD = {"gold.csv": "id,label\n1,a\n2,b\n"}
 PRED = {"predictions.csv": "id,label\n1,a\n2,a\n"}
 
@@ -32,6 +32,7 @@ def test_available_keys():
         "ranking": ("accuracy", "mrr", "hits_at_3", "hits_at_5", "hits_at_10"),
         "text": ("exact_match", "f1", "bleu", "chrf", "rouge1", "rouge2", "rouge_l"),
         "regression": ("pearson", "spearman", "kendall_tau", "mae", "rmse", "r2", "qwk"),
+        "sequence": ("f1", "precision", "recall", "accuracy"),
     }
 
 
@@ -44,6 +45,8 @@ def test_available_keys():
      "spans_column": "spans"},
     {"kind": "ranking", "reference": "gold.csv", "submission": "predictions.json", "answer_column": "a",
      "ranking_column": "r", "keys": ["mrr", "accuracy"]},
+    {"kind": "sequence", "reference": "eng.testb", "submission": "pred.jsonl", "scheme": "iobes",
+     "keys": ["f1", "f1_per", "recall_b_np"]},
 ])
 def test_valid_configs(config):
     assert check_config(config) == []

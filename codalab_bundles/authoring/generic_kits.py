@@ -30,6 +30,7 @@ KINDS = (
     "ranking",
     "text",
     "regression",
+    "sequence",
 )
 KITS = Path(__file__).resolve().parent / "templates" / "kits"
 OPTIONS_FILE = "options.json"  # ranking: {query id: [option ids]}, beside the gold; the scorer ignores it
@@ -40,6 +41,7 @@ PUBLIC_NAMES = {
     "ranking": "queries.json",
     "text": "items.json",
     "regression": "items.csv",
+    "sequence": "tokens.conll",
 }
 # text: the public data's name by the gold's format (a SQuAD dataset, a CSV or TSV; else items.json, the ids)
 TEXT_PUBLIC_NAMES = {"squad": "questions.json", "csv": "items.csv", "tsv": "items.tsv"}
@@ -75,6 +77,8 @@ def public_name(program, gold):
         return QRELS_PUBLIC
     if program["kind"] == "text":
         return TEXT_PUBLIC_NAMES.get(_text_format(gold), PUBLIC_NAMES["text"])
+    if program["kind"] == "sequence" and _sequence_json(program["reference"]):
+        return "tokens.jsonl"
     return PUBLIC_NAMES[program["kind"]]
 
 
@@ -259,6 +263,64 @@ def _gold_path(reference_dir, program):
     return Path(reference_dir) / name
 
 
+def _sequence_json(name):
+    return name.lower().endswith((".jsonl", ".json"))
+
+
+def _conll_units(text):
+    """A CoNLL gold's lines in units: its documents when it has -DOCSTART- lines (each unit from one such line to
+    the next), else its sentences (blank lines end them). [(unit's lines)], every line kept once, in order."""
+    lines = text.splitlines()
+    by_document = any(line.split()[:1] == ["-DOCSTART-"] for line in lines)
+    units, current = [], []
+    for line in lines:
+        starts = line.split()[:1] == ["-DOCSTART-"] if by_document else bool(line.strip()) and (
+            not current or not current[-1].strip())
+        if starts and any(item.strip() for item in current):
+            units.append(current)
+            current = []
+        current.append(line)
+    if any(item.strip() for item in current):
+        units.append(current)
+    elif units:
+        units[-1].extend(current)
+    return units
+
+
+def _public_sequence(gold, out, program):
+    text = gold.read_text(encoding="utf-8-sig")
+    if _sequence_json(gold.name):
+        rows = []
+        for record in _sequence_records(text):
+            rows.append(json.dumps({program["id_column"]: record[program["id_column"]], "tokens": record["tokens"]},
+                                   ensure_ascii=False))
+        out.write_text("\n".join(rows) + "\n", encoding="utf-8")
+        return
+    lines = []
+    for line in text.splitlines():
+        columns = line.split()
+        if not columns or columns[0] == "-DOCSTART-":
+            lines.append(line.rstrip())
+        else:  # every column but the tag, the last
+            lines.append(("\t" if "\t" in line else " ").join(columns[:-1]))
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _sequence_records(text):
+    stripped = text.lstrip()
+    if stripped.startswith("["):
+        return json.loads(text)
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def _first_chunk_type(reference_dir, program):
+    """The first (by name) chunk type of a sequence gold, which the baseline tags: None when it has no chunk."""
+    module, _ = _scorer("sequence")
+    types = set(kind for sentence in module.read_gold(str(reference_dir), program).sentences
+                for kind in sentence.types if kind)
+    return min(types) if types else None
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Derive hooks
 
@@ -268,7 +330,9 @@ def public_data(ctx):
     kind = program["kind"]
     gold = _gold_path(ctx.reference_dir, program)
     out = Path(ctx.out_dir) / public_name(program, gold)
-    if kind == "text":
+    if kind == "sequence":
+        _public_sequence(gold, out, program)
+    elif kind == "text":
         _text_public_data(gold, program, out)
     elif kind in ("classification", "multilabel"):
         header, rows = _read_csv(gold)
@@ -334,6 +398,8 @@ def starting_kit(ctx):
         header, rows = _read_csv(_gold_path(ctx.reference_dir, program))
         labels = sorted(set(row[_column(header, program["label_column"])].strip() for row in rows))
         label = labels[0]
+    elif kind == "sequence":
+        label = _first_chunk_type(ctx.reference_dir, program)
     public = Path(ctx.public_dir) / public_name(program, _gold_path(ctx.reference_dir, program))
     qrels = is_qrels(program)
     baseline = _render("baseline_%s%s.py.j2" % (kind, "_qrels" if qrels else ""), title=title, program=program,
@@ -356,6 +422,11 @@ def starting_kit(ctx):
 _WORDS = ("the", "service", "was", "really", "slow", "great", "food", "and", "staff", "never", "again", "quite",
           "good", "bad", "price", "room", "clean", "noisy", "friendly", "awful", "would", "come", "back")
 _LABELS = {"classification": ("negative", "neutral", "positive"), "multilabel": ("food", "price", "service", "room")}
+# Sequence sample: names of each type, capitalized, among the lower-case words above.
+_NAMES = {"PER": ("Anna Berg", "Omar", "Li Wei", "Maria de Souza", "Tom"),
+          "LOC": ("Paris", "New York", "Lagos", "Lake Como", "Oslo"),
+          "ORG": ("Acme Corp", "United Nations", "Globex", "Red Cross")}
+_SENTENCES_PER_DOCUMENT = 5
 
 
 def sample_gold(kind, split, seed, qrels=False):
@@ -375,6 +446,8 @@ def sample_gold(kind, split, seed, qrels=False):
         rows = [[str(i + 1), text, "|".join(sorted(rng.sample(_LABELS[kind], rng.randint(0, 2))))]
                 for i, text in enumerate(texts)]
         return {"gold.csv": _csv_text(["id", "text", "labels"], rows)}
+    if kind == "sequence":
+        return {"gold.conll": _sample_conll(rng, n)}
     if kind == "spans":
         rows = []
         for text in texts:
@@ -413,6 +486,23 @@ def _sample_qrels(rng, n, texts):
         topics.append("%s\t%s\n" % (query, texts[i]))
     return {"qrels.txt": "".join(lines), OPTIONS_FILE: json.dumps(options, indent=1, sort_keys=True) + "\n",
             TOPICS_FILE: "".join(topics)}
+
+
+def _sample_conll(rng, sentences):
+    """CoNLL lines "token TAG" (IOB2), a -DOCSTART- line before every few sentences, blank lines between."""
+    lines = []
+    for i in range(sentences):
+        if i % _SENTENCES_PER_DOCUMENT == 0:
+            lines.extend(["-DOCSTART- O", ""])
+        for _ in range(rng.randint(1, 3)):
+            for word in (rng.choice(_WORDS) for _ in range(rng.randint(1, 4))):
+                lines.append("%s O" % word)
+            if rng.random() < 0.8:
+                kind = rng.choice(sorted(_NAMES))
+                for j, word in enumerate(rng.choice(_NAMES[kind]).split(" ")):
+                    lines.append("%s %s-%s" % (word, "I" if j else "B", kind))
+        lines.extend([". O", ""])
+    return "\n".join(lines)
 
 
 def sample_seed(task, split):
@@ -464,6 +554,21 @@ def split_gold(kind, path, program):
 
         def text(chosen):
             return "".join(line for q, _ in chosen for line in judgments[q])
+    elif kind == "sequence" and _sequence_json(name):
+        records = [line for line in path.read_text(encoding="utf-8-sig").splitlines() if line.strip()]
+        if records and records[0].lstrip().startswith("["):
+            records = [json.dumps(r, ensure_ascii=False) for r in json.loads("\n".join(records))]
+        id_key = _id_key()
+        items = [(str(id_key(str(json.loads(line)[program["id_column"]]))), line + "\n") for line in records]
+
+        def text(chosen):
+            return "".join(line for _, line in chosen)
+    elif kind == "sequence":  # CoNLL: by document (-DOCSTART- lines), else by sentence; numbered from 1
+        units = _conll_units(path.read_text(encoding="utf-8-sig"))
+        items = [(str(i + 1), unit) for i, unit in enumerate(units)]
+
+        def text(chosen):
+            return "".join("\n".join(unit).rstrip("\n") + "\n\n" for _, unit in chosen)
     elif kind == "ranking" and file_format == "json":
         answers = json.loads(path.read_text(encoding="utf-8"))
         items = [(q, q) for q in sorted(answers)]

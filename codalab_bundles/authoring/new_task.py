@@ -30,6 +30,7 @@ DEFAULT_KEYS = {"classification": ("macro_f1", "accuracy", "weighted_f1"),
                 "ranking": ("accuracy", "mrr"),
                 "text": ("exact_match", "f1"),
                 "regression": ("pearson", "spearman", "mae", "rmse"),
+                "sequence": ("f1", "precision", "recall", "accuracy"),
 }
 # A ranking task whose gold is TREC qrels (graded judgments): the keys of TREC and BEIR, nDCG@10 ranking.
 QRELS_KEYS = ("ndcg_at_10", "map", "mrr_at_10", "recall_at_100")
@@ -41,19 +42,25 @@ LABELS = {"macro_f1": "Macro-F1", "accuracy": "Accuracy", "micro_f1": "Micro-F1"
           "rouge2": "ROUGE-2", "rouge_l": "ROUGE-L",
           "pearson": "Pearson r", "spearman": "Spearman rho", "kendall_tau": "Kendall tau",
           "mae": "MAE", "rmse": "RMSE", "r2": "R2", "qwk": "Quadratic weighted kappa",
+          "precision": "Precision", "recall": "Recall",
 }
 SPLITS = ("dev", "test")
 _CUTOFF_LABELS = {"p": "P@%s", "recall": "Recall@%s", "mrr": "MRR@%s", "ndcg": "nDCG@%s", "hits": "Hits@%s"}
 
 
 def label(key):
-    """A score key's leaderboard label: LABELS, or "nDCG@10" for ndcg_at_10 and the like."""
+    """A score key's leaderboard label: LABELS, "nDCG@10" for ndcg_at_10 and the like, "F1 PER" for f1_per."""
     if key in LABELS:
         return LABELS[key]
     if key in ("map", "ndcg"):
         return {"map": "MAP", "ndcg": "nDCG"}[key]
     name, _, cutoff = key.rpartition("_at_")
-    return _CUTOFF_LABELS[name] % cutoff if name in _CUTOFF_LABELS and cutoff.isdigit() else key
+    if name in _CUTOFF_LABELS and cutoff.isdigit():
+        return _CUTOFF_LABELS[name] % cutoff
+    measure, _, kind = key.partition("_")
+    if measure in ("f1", "precision", "recall") and kind:  # a sequence's chunk type: "F1 PER"
+        return "%s %s" % (LABELS[measure], kind.upper())
+    return key
 
 
 class NewTaskError(Exception):
@@ -169,6 +176,15 @@ def _example(kind, keys=(), qrels=False):
                  "(the tie shares 2.5), so 4.5/sqrt(5 x 4.5) = 0.9487; `kendall_tau`: 5 concordant pairs, 0 discordant, 1 "
                  "tied in the predictions: 5/sqrt(6 x 5) = 0.9129; `mae` = 2.5/4 = 0.625; `rmse` = sqrt(2.25/4) = "
                  "0.75; `r2` = 1 - 2.25/5 = 0.55.")
+    elif kind == "sequence":
+        ref = {"gold.conll": "-DOCSTART- O\n\nNadim B-PER\nLadki I-PER\nin O\nParis I-LOC\n\nAcme B-ORG\nCorp I-ORG\n"
+                             "says O\n"}
+        res = {"predictions.conll": "Nadim B-PER\nLadki I-PER\nin O\nParis B-LOC\n\nAcme B-ORG\nCorp B-ORG\nsays O\n"}
+        scores = {"f1": 4.0 / 7, "precision": 0.5, "recall": 2.0 / 3, "accuracy": 5.0 / 7}
+        prose = ("Gold chunks PER 'Nadim Ladki', LOC 'Paris' (an I- tag after O starts a chunk, as in conlleval) and "
+                 "ORG 'Acme Corp'; predicted PER 'Nadim Ladki', LOC 'Paris', ORG 'Acme' and ORG 'Corp': 2 of the 4 "
+                 "predicted chunks are correct, so `precision` = 2/4, `recall` = 2/3, `f1` = 2 x 2/(3 + 4) = 4/7; "
+                 "`accuracy` = 5/7 (Paris and Corp have another tag; the -DOCSTART- line is not a token).")
     else:
         ref = {"gold.json": "{\"q1\": \"a\", \"q2\": \"b\", \"q3\": \"c\", \"q4\": \"d\"}\n"}
         res = {"predictions.json": "{\"q1\": [\"a\", \"b\"], \"q2\": [\"a\", \"b\"], \"q3\": [\"a\"], "
@@ -180,7 +196,8 @@ def _example(kind, keys=(), qrels=False):
     columns = {"classification": {"id_column": "id", "label_column": "label"},
                "multilabel": {"id_column": "id", "labels_column": "labels", "separator": "|", "zero_division": 0},
                "spans": {"spans_column": "spans"}, "ranking": {}, "text": {},
-               "regression": {"id_column": "id", "value_column": "score"}}[kind]
+               "regression": {"id_column": "id", "value_column": "score"},
+               "sequence": {"scheme": "conlleval"}}[kind]
     if kind == "regression":  # the example's own keys (its predictions are not labels: no qwk, no label_range)
         shown = [key for key in keys if key in scores] or sorted(scores)
         scores = dict((key, scores[key]) for key in shown)
@@ -285,7 +302,7 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
             "Rank the documents of each query; ranked by %s." % label(keys[0]) if qrels else
             "Predict the %s of each item; ranked by %s." % (
                 {"classification": "label", "multilabel": "labels", "spans": "spans", "ranking": "best option",
-                 "text": "text", "regression": "score"}[kind],
+                 "text": "text", "regression": "score", "sequence": "tag of each token"}[kind],
                 label(keys[0]))),
         dev_start=dev_start, test_start=test_start, end_date=test_start + datetime.timedelta(weeks=2, seconds=-1)))
     for page in ("overview", "evaluation", "data", "terms"):

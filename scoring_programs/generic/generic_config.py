@@ -21,13 +21,22 @@ AVAILABLE_KEYS = {
     "ranking": ("accuracy", "mrr", "hits_at_3", "hits_at_5", "hits_at_10"),
     "text": ("exact_match", "f1", "bleu", "chrf", "rouge1", "rouge2", "rouge_l"),
     "regression": ("pearson", "spearman", "kendall_tau", "mae", "rmse", "r2", "qwk"),
+    "sequence": ("f1", "precision", "recall", "accuracy"),
 }
 # Keys where a lower value is better (the leaderboard sorts them ascending).
 LOWER_IS_BETTER = ("mae", "rmse")
 # Keys a kind writes only when `keys` lists them: fixed names, and names with a cutoff k >= 1 (no leading zero).
 EXTRA_KEYS = {"ranking": ("map", "ndcg")}
-KEY_PATTERNS = {"ranking": re.compile(r"(p|recall|mrr|ndcg|hits)_at_[1-9][0-9]*\Z")}
-KEY_PATTERN_TEXT = {"ranking": "p_at_<k>, recall_at_<k>, mrr_at_<k>, ndcg_at_<k>, hits_at_<k> (k >= 1)"}
+# sequence: per chunk type (types are data), the type lower-cased with other characters as "_".
+KEY_PATTERNS = {
+    "ranking": re.compile(r"(p|recall|mrr|ndcg|hits)_at_[1-9][0-9]*\Z"),
+    "sequence": re.compile(r"(f1|precision|recall)_[a-z0-9_]+\Z"),
+}
+KEY_PATTERN_TEXT = {
+    "ranking": "p_at_<k>, recall_at_<k>, mrr_at_<k>, ndcg_at_<k>, hits_at_<k> (k >= 1)",
+    "sequence": "f1_<type>, precision_<type>, recall_<type>",
+}
+SEQUENCE_SCHEMES = ("conlleval", "iob2", "iobes")
 
 _COMMON = {"kind": None, "reference": None, "submission": None, "keys": None, "title": None}
 # Fields of each kind and their defaults (None: no default).
@@ -45,6 +54,8 @@ FIELDS = {
                  reference_column="answer", prediction_column="prediction", normalize=None),
     "regression": dict(_COMMON, reference="gold.csv", submission="predictions.csv",
                        id_column="id", value_column="score", label_range=None),
+    "sequence": dict(_COMMON, reference="gold.conll", submission="predictions.conll", id_column="id",
+                     scheme="conlleval"),
 }
 _STRING_FIELDS = ("reference", "submission", "title", "id_column", "label_column", "labels_column", "separator",
                   "spans_column", "answer_column", "ranking_column",
@@ -101,6 +112,9 @@ def check_config(config):
     if kind == "classification" and config.get("unknown_labels", "warn") not in ("warn", "refuse"):
         problems.append("unknown_labels must be \"warn\" or \"refuse\", found %s"
                         % json.dumps(config.get("unknown_labels")))
+    if kind == "sequence" and config.get("scheme", "conlleval") not in SEQUENCE_SCHEMES:
+        problems.append("scheme must be one of %s (IOB1 tags: conlleval), found %s"
+                        % (", ".join(SEQUENCE_SCHEMES), json.dumps(config.get("scheme"))))
     zero = config.get("zero_division", 0)
     if kind == "multilabel" and (isinstance(zero, bool) or zero not in (0, 1)):
         problems.append("zero_division must be 0 or 1, found %s" % json.dumps(zero))
