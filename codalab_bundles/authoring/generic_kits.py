@@ -141,13 +141,21 @@ def _render(name, **context):
 # Reading and writing the gold
 
 
+def _is_tsv(path):
+    return str(path).lower().endswith(".tsv")
+
+
 def _read_csv(path):
+    """(header, rows) of a CSV file, or of a TSV file (named .tsv: tabs, no quoting, as the scorer reads it)."""
+    options = {"delimiter": "\t", "quoting": csv.QUOTE_NONE} if _is_tsv(path) else {}
     with open(str(path), encoding="utf-8-sig", newline="") as handle:
-        rows = list(csv.reader(handle))
+        rows = list(csv.reader(handle, **options))
     return rows[0], [row for row in rows[1:] if row]
 
 
-def _csv_text(header, rows):
+def _csv_text(header, rows, tabs=False):
+    if tabs:  # TSV as read: no quoting (the cells came from a TSV file, so they hold no tab nor line end)
+        return "".join("\t".join(row) + "\n" for row in [header] + list(rows))
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(header)
@@ -338,7 +346,7 @@ def split_gold(kind, path, program):
             items = [(str(i), row) for i, row in enumerate(rows)]
 
         def text(chosen):
-            return _csv_text(header, [row for _, row in chosen])
+            return _csv_text(header, [row for _, row in chosen], _is_tsv(name))
     parts = _both_filled({"dev": [item for item in items if _in_dev(item[0])],
                           "test": [item for item in items if not _in_dev(item[0])]})
     gold = dict((split, {name: text(chosen)}) for split, chosen in parts.items())

@@ -16,7 +16,7 @@ from pathlib import Path
 import jinja2
 
 from .. import loading, resources
-from . import build, generic_kits
+from . import build, generic_kits, gold_sniff
 from .render import yaml_quote
 from .taskdef import ROOT, task_names
 
@@ -63,6 +63,7 @@ def _gold_layout(kind, gold_dir, config):
             raise NewTaskError("%s/dev and %s/test must each hold the same gold file (found %s)"
                                % (gold_dir, gold_dir, ", ".join(sorted(names)) or "none"))
         name = names.pop()
+        _check_gold_file(kind, name, layout["dev"][name], config)
         _id_column(kind, layout["dev"][name], name, config)
         return layout, name
     files = [p for p in sorted(gold_dir.iterdir()) if p.is_file() and p.name != generic_kits.OPTIONS_FILE]
@@ -83,8 +84,22 @@ def _id_column(kind, data, name, config):
         config["id_column"] = found[0]
 
 
+def _check_gold_file(kind, name, data, config):
+    """Refuse a gold that ``kind`` cannot read or cannot mean, in words about the gold (the organizer has written
+    no scoring.json yet): its file name's extension, then what the file looks like (gold_sniff)."""
+    suffixes = generic_kits.generic_config().file_suffixes(kind)
+    if suffixes and not name.lower().endswith(suffixes):
+        look = gold_sniff.sniff_data(name, data)
+        raise NewTaskError("the gold file %s: a %s gold is a %s file (%s)" % (
+            name, kind, " or ".join(suffixes), gold_sniff.kind_named(look)))
+    problem = gold_sniff.misfit(kind, gold_sniff.sniff_data(name, data), config)
+    if problem:
+        raise NewTaskError("%s: %s" % (name, problem))
+
+
 def _split_one_file(kind, path, config):
     data = path.read_bytes()
+    _check_gold_file(kind, path.name, data, config)
     _id_column(kind, data, path.name, config)
     program = dict(generic_kits.generic_config().with_defaults(config), reference=path.name)
     files = {path.name: data}

@@ -35,7 +35,7 @@ def describe(path, error):
     return name if error is SubmissionError else "reference file " + name
 
 
-def column_index(header, name, label, error):
+def column_index(header, name, label, error, tabs=False):
     """Position of column ``name`` (exact, else the one column equal to it ignoring case)."""
     names = [cell.strip() for cell in header]
     if name in names:
@@ -43,25 +43,30 @@ def column_index(header, name, label, error):
     folded = [cell.lower() for cell in names]
     if folded.count(name.lower()) == 1:
         return folded.index(name.lower())
-    for mark, what in (("\t", "tabs"), (";", "semicolons"), ("|", "vertical bars")):
-        if len(names) == 1 and mark in names[0]:  # one cell holding the names: another delimiter
-            raise error("%s: the header line is separated by %s, not commas (found %s): write the file as CSV, "
-                        "with commas" % (label, what, quote(names[0].replace("\t", "<TAB>"), 80)))
+    for mark, what in ((",", "commas"), ("\t", "tabs"), (";", "semicolons"), ("|", "vertical bars")):
+        if len(names) == 1 and mark in names[0] and (mark == "\t") != (not tabs):  # another delimiter
+            raise error("%s: the header line is separated by %s, not %s (found %s): %s"
+                        % (label, what, "tabs" if tabs else "commas", quote(names[0].replace("\t", "<TAB>"), 80),
+                           "write the file with tabs" if tabs else
+                           "write the file as CSV, with commas, or as TSV (tabs) in a file named .tsv"))
     raise error("%s: no %s column in the header line (found %s)" % (label, quote(name), quote(",".join(names), 80)))
 
 
 def csv_records(path, label, id_column, columns, error):
     """(line, id text, [cells of ``columns``]) per data row; without ``id_column`` a row's id is its 0-based
-    position among the data rows (the layout of toxic-spans' released CSV)."""
-    header, rows = read_csv(path, label, error, stream=True)
-    id_at = column_index(header, id_column, label, error) if id_column else None
-    wanted = [column_index(header, name, label, error) for name in columns]
+    position among the data rows (the layout of toxic-spans' released CSV). A file named .tsv is read as TSV
+    (tabs, no quoting)."""
+    tabs = path.lower().endswith(".tsv")
+    header, rows = read_csv(path, label, error, stream=True, tabs=tabs)
+    id_at = column_index(header, id_column, label, error, tabs) if id_column else None
+    wanted = [column_index(header, name, label, error, tabs) for name in columns]
     named = sorted(zip(wanted, columns)) + ([(id_at, id_column)] if id_column else [])
     needed = max(index for index, _ in named) + 1
     for position, (line, record) in enumerate(rows):
         if len(record) > len(header):  # a stray comma, or an unquoted comma inside a cell: the cells would shift
-            raise error("%s, line %d: the row has %d cells, the header %d (quote a cell that holds a comma)"
-                        % (label, line, len(record), len(header)))
+            raise error("%s, line %d: the row has %d cells, the header %d (%s)"
+                        % (label, line, len(record), len(header),
+                           "a tab inside a cell?" if tabs else "quote a cell that holds a comma"))
         if len(record) < needed:
             name = min((index, name) for index, name in named if index >= len(record))[1]
             raise error("%s, line %d: the row has no %s cell (it has %d cells, the header %d)"
@@ -107,8 +112,10 @@ def read_gold_csv(ref_dir, config, columns):
 
 def read_submission_csv(res_dir, config, columns, gold, hint=""):
     """{id: (line, cells)} for exactly the gold ids, and the file's name for messages."""
-    expected = ("the zip must hold %s at its root, a CSV file with columns %s"
-                % (config["submission"], ",".join([config["id_column"]] + list(columns))))
+    tabs = config["submission"].lower().endswith(".tsv")
+    expected = ("the zip must hold %s at its root, a %s file with columns %s"
+                % (config["submission"], "TSV (tab-separated)" if tabs else "CSV",
+                   ",".join([config["id_column"]] + list(columns))))
     path = locate(res_dir, config["submission"], SubmissionError, expected)
     label = describe(path, SubmissionError)
     table = collect(csv_records(path, label, config["id_column"], columns, SubmissionError), label,
