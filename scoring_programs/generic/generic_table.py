@@ -63,6 +63,8 @@ def csv_records(path, label, id_column, columns, error):
     named = sorted(zip(wanted, columns)) + ([(id_at, id_column)] if id_column else [])
     needed = max(index for index, _ in named) + 1
     for position, (line, record) in enumerate(rows):
+        if tabs and len(record) > len(header) and not any(cell.strip() for cell in record[len(header):]):
+            record = record[:len(header)]  # a TSV line's trailing tabs (empty cells beyond the header) are ignored
         if len(record) > len(header):  # a stray comma, or an unquoted comma inside a cell: the cells would shift
             raise error("%s, line %d: the row has %d cells, the header %d (%s)"
                         % (label, line, len(record), len(header),
