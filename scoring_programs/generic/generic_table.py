@@ -44,7 +44,7 @@ def column_index(header, name, label, error, tabs=False):
     if folded.count(name.lower()) == 1:
         return folded.index(name.lower())
     for mark, what in ((",", "commas"), ("\t", "tabs"), (";", "semicolons"), ("|", "vertical bars")):
-        if len(names) == 1 and mark in names[0] and (mark == "\t") != (not tabs):  # another delimiter
+        if len(names) == 1 and mark in names[0] and mark != ("\t" if tabs else ","):  # another delimiter
             raise error("%s: the header line is separated by %s, not %s (found %s): %s"
                         % (label, what, "tabs" if tabs else "commas", quote(names[0].replace("\t", "<TAB>"), 80),
                            "write the file with tabs" if tabs else
