@@ -33,6 +33,18 @@ LABELS = {"macro_f1": "Macro-F1", "accuracy": "Accuracy", "micro_f1": "Micro-F1"
           "spans_recall": "Recall", "mrr": "MRR", "hits_at_3": "Hits@3", "hits_at_5": "Hits@5",
           "hits_at_10": "Hits@10"}
 SPLITS = ("dev", "test")
+# Keys that need an option (classification's subset averages, per-class keys): their leaderboard labels.
+SUBSET_LABELS = {"subset_macro_f1": "Subset macro-F1", "subset_micro_f1": "Subset micro-F1",
+                 "subset_macro_precision": "Subset macro precision", "subset_macro_recall": "Subset macro recall"}
+_PER_CLASS = {"f1": "F1", "precision": "Precision", "recall": "Recall"}
+
+
+def key_label(key):
+    """The leaderboard column title of a score key: LABELS, else made from the key (f1_pos: "F1 pos")."""
+    if key in LABELS or key in SUBSET_LABELS:
+        return LABELS.get(key) or SUBSET_LABELS[key]
+    measure, _, name = key.partition("_")
+    return "%s %s" % (_PER_CLASS[measure], name) if measure in _PER_CLASS and name else key
 
 
 class NewTaskError(Exception):
@@ -207,7 +219,8 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
     dev_start = datetime.datetime(today.year, today.month, today.day) + datetime.timedelta(days=1)
     test_start = dev_start + datetime.timedelta(weeks=6)
     write(bundle / "task.yaml", env.get_template("task.yaml.j2").render(
-        name=name, kind=kind, title=config["title"], today=today.isoformat(), keys=keys, labels=LABELS,
+        name=name, kind=kind, title=config["title"], today=today.isoformat(), keys=keys,
+        labels=dict((key, key_label(key)) for key in keys),
         command=command, description="Predict the %s of each item; ranked by %s." % (
             {"classification": "label", "multilabel": "labels", "spans": "spans", "ranking": "best option"}[kind],
             LABELS.get(keys[0], keys[0])),
