@@ -212,27 +212,28 @@ def _render(name, **context):
 # Reading and writing the gold
 
 
+def _is_tsv(path):
+    return str(path).lower().endswith(".tsv")
+
+
 def _read_csv(path):
+    """(header, rows) of a CSV file, or of a TSV file (named .tsv: tabs, no quoting, as the scorer reads it)."""
+    options = {"delimiter": "\t", "quoting": csv.QUOTE_NONE} if _is_tsv(path) else {}
     with open(str(path), encoding="utf-8-sig", newline="") as handle:
-        rows = list(csv.reader(handle))
+        rows = list(csv.reader(handle, **options))
     return rows[0], [row for row in rows[1:] if row]
 
 
-def _read_table(path):
-    """(header, rows) of a CSV file, or of a TSV file (name ending in .tsv: cells split at tabs, no quoting, as
-    the scorer reads it)."""
-    if not str(path).lower().endswith(".tsv"):
-        return _read_csv(path)
-    with open(str(path), encoding="utf-8-sig", newline="") as handle:
-        rows = [line.rstrip("\r\n").split("\t") for line in handle.read().splitlines() if line.strip()]
-    return rows[0], rows[1:]
+_read_table = _read_csv  # the name the regression and text hooks use
 
 
 def _tsv_text(header, rows):
     return "".join("\t".join(row) + "\n" for row in [header] + list(rows))
 
 
-def _csv_text(header, rows):
+def _csv_text(header, rows, tabs=False):
+    if tabs:  # TSV as read: no quoting (the cells came from a TSV file, so they hold no tab nor line end)
+        return _tsv_text(header, rows)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(header)

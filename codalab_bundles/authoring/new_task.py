@@ -17,7 +17,7 @@ from pathlib import Path
 import jinja2
 
 from .. import loading, resources
-from . import build, generic_kits
+from . import build, generic_kits, gold_sniff
 from .render import yaml_quote
 from .taskdef import ROOT, task_names
 
@@ -46,20 +46,24 @@ LABELS = {"macro_f1": "Macro-F1", "accuracy": "Accuracy", "micro_f1": "Micro-F1"
 }
 SPLITS = ("dev", "test")
 _CUTOFF_LABELS = {"p": "P@%s", "recall": "Recall@%s", "mrr": "MRR@%s", "ndcg": "nDCG@%s", "hits": "Hits@%s"}
+# Keys that need an option (classification's subset averages): their leaderboard labels.
+SUBSET_LABELS = {"subset_macro_f1": "Subset macro-F1", "subset_micro_f1": "Subset micro-F1",
+                 "subset_macro_precision": "Subset macro precision", "subset_macro_recall": "Subset macro recall"}
 
 
-def label(key):
-    """A score key's leaderboard label: LABELS, "nDCG@10" for ndcg_at_10 and the like, "F1 PER" for f1_per."""
-    if key in LABELS:
-        return LABELS[key]
+def label(key, kind=None):
+    """A score key's leaderboard label: LABELS, "nDCG@10" for ndcg_at_10 and the like, "F1 pos" for a class's
+    f1_pos, "F1 PER" for a sequence task's chunk type."""
+    if key in LABELS or key in SUBSET_LABELS:
+        return LABELS.get(key) or SUBSET_LABELS[key]
     if key in ("map", "ndcg"):
         return {"map": "MAP", "ndcg": "nDCG"}[key]
     name, _, cutoff = key.rpartition("_at_")
     if name in _CUTOFF_LABELS and cutoff.isdigit():
         return _CUTOFF_LABELS[name] % cutoff
-    measure, _, kind = key.partition("_")
-    if measure in ("f1", "precision", "recall") and kind:  # a sequence's chunk type: "F1 PER"
-        return "%s %s" % (LABELS[measure], kind.upper())
+    measure, _, what = key.partition("_")
+    if measure in ("f1", "precision", "recall") and what:
+        return "%s %s" % (LABELS[measure], what.upper() if kind == "sequence" else what)
     return key
 
 
@@ -91,6 +95,7 @@ def _gold_layout(kind, gold_dir, config):
             raise NewTaskError("%s/dev and %s/test must each hold the same gold file (found %s)"
                                % (gold_dir, gold_dir, ", ".join(sorted(names)) or "none"))
         name = names.pop()
+        _check_gold_file(kind, name, layout["dev"][name], config)
         _id_column(kind, layout["dev"][name], name, config)
         return layout, name
     files = [p for p in sorted(gold_dir.iterdir()) if p.is_file() and p.name not in _BESIDE_GOLD]
@@ -115,8 +120,22 @@ def _id_column(kind, data, name, config):
         config["id_column"] = found[0]
 
 
+def _check_gold_file(kind, name, data, config):
+    """Refuse a gold that ``kind`` cannot read or cannot mean, in words about the gold (the organizer has written
+    no scoring.json yet): its file name's extension, then what the file looks like (gold_sniff)."""
+    suffixes = generic_kits.generic_config().file_suffixes(kind)
+    if suffixes and not name.lower().endswith(suffixes):
+        look = gold_sniff.sniff_data(name, data)
+        raise NewTaskError("the gold file %s: a %s gold is a %s file (%s)" % (
+            name, kind, " or ".join(suffixes), gold_sniff.kind_named(look)))
+    problem = gold_sniff.misfit(kind, gold_sniff.sniff_data(name, data), config)
+    if problem:
+        raise NewTaskError("%s: %s" % (name, problem))
+
+
 def _split_one_file(kind, path, config):
     data = path.read_bytes()
+    _check_gold_file(kind, path.name, data, config)
     _id_column(kind, data, path.name, config)
     program = dict(generic_kits.generic_config().with_defaults(config), reference=path.name)
     files = {path.name: data}
@@ -297,7 +316,7 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
     qrels = generic_kits.is_qrels(program)
     write(bundle / "task.yaml", env.get_template("task.yaml.j2").render(
         name=name, kind=kind, title=config["title"], today=today.isoformat(), keys=keys,
-        labels=dict((key, label(key)) for key in keys), lower_is_better=config_module.LOWER_IS_BETTER,
+        labels=dict((key, label(key, kind)) for key in keys), lower_is_better=config_module.LOWER_IS_BETTER,
         command=command, description=(
             "Rank the documents of each query; ranked by %s." % label(keys[0]) if qrels else
             "Predict the %s of each item; ranked by %s." % (

@@ -274,17 +274,18 @@ def iter_lines(text):
     return enumerate(text.splitlines(), 1)
 
 
-def read_csv(path, label=None, error=SubmissionError, strip_spaces=False, stream=False, columns=None):
+def read_csv(path, label=None, error=SubmissionError, strip_spaces=False, stream=False, columns=None, tabs=False):
     """Read a CSV file as (header, rows) where rows are (line number, list of cells).
 
     The line number is the one where the record starts, so multi-line quoted cells are reported usefully.
     Empty records are skipped. With ``strip_spaces``, spaces around cells are removed. With ``stream``, rows is
     an iterator, so a caller that keeps a few columns does not hold every cell (long texts) in memory.
+    With ``tabs``, a TSV file: cells separated by tabs, a record per line, no quoting (a quote is a character).
     ``columns``, called with the header, may return the positions of the only cells the caller reads: in rows with
     as many cells as the header, the others may then be '' (plain CSV skips them instead of building them).
     """
     label = label or os.path.basename(path)
-    records = _csv_records(path, label, error, strip_spaces, columns)
+    records = _csv_records(path, label, error, strip_spaces, columns, tabs)
     header = next(records, None)
     if header is None:
         raise error("%s is empty: expected a header line" % label)
@@ -311,10 +312,10 @@ def _is_blank(record):
     return not record or (len(record) == 1 and not record[0].strip())
 
 
-def _csv_records(path, label, error, strip_spaces, columns=None):
+def _csv_records(path, label, error, strip_spaces, columns=None, tabs=False):
     """Non-blank records as (line, cells): plain CSV through fast_csv, the rest (and every error) by the csv module."""
     done = 0
-    if not strip_spaces:
+    if not strip_spaces and not tabs:
         try:
             for line, record in fast_csv.records(path, columns):
                 done += 1
@@ -323,14 +324,17 @@ def _csv_records(path, label, error, strip_spaces, columns=None):
             return
         except fast_csv.NotPlain:
             pass
-    for item in _csv_module_records(stream_lines(path, label, error), label, error, strip_spaces, done):
+    for item in _csv_module_records(stream_lines(path, label, error), label, error, strip_spaces, done, tabs):
         yield item
 
 
-def _csv_module_records(lines, label, error, strip_spaces, skip):
+def _csv_module_records(lines, label, error, strip_spaces, skip, tabs=False):
     # Gold texts can be long; the csv module's default cell limit (128 KiB) is arbitrary.
     csv.field_size_limit(min(sys.maxsize, 2 ** 31 - 1))
-    reader = csv.reader(lines, skipinitialspace=strip_spaces)
+    if tabs:
+        reader = csv.reader(lines, delimiter="\t", quoting=csv.QUOTE_NONE, skipinitialspace=strip_spaces)
+    else:
+        reader = csv.reader(lines, skipinitialspace=strip_spaces)
     start = 1
     try:
         for number, record in enumerate(reader):
@@ -342,7 +346,7 @@ def _csv_module_records(lines, label, error, strip_spaces, skip):
                 record = [cell.strip() for cell in record]
             yield line, record
     except csv.Error as exc:
-        raise error("%s, line %d: this is not valid CSV (%s)" % (label, start, exc))
+        raise error("%s, line %d: this is not valid %s (%s)" % (label, start, "TSV" if tabs else "CSV", exc))
 
 
 # ---------------------------------------------------------------------------------------------------------------

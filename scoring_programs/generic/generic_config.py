@@ -23,18 +23,26 @@ AVAILABLE_KEYS = {
     "regression": ("pearson", "spearman", "kendall_tau", "mae", "rmse", "r2", "qwk"),
     "sequence": ("f1", "precision", "recall", "accuracy"),
 }
+# Keys a kind writes only when `keys` names them, because they need an option (never in the default keys).
+OPTION_KEYS = {
+    "classification": ("subset_macro_f1", "subset_micro_f1", "subset_macro_precision", "subset_macro_recall"),
+}
+# Per-class keys: <measure>_<label's key name> (label_key_name), when `keys` names them.
+PER_CLASS_KEY = {"classification": re.compile(r"^(f1|precision|recall)_([a-z0-9_]+)$")}
 # Keys where a lower value is better (the leaderboard sorts them ascending).
 LOWER_IS_BETTER = ("mae", "rmse")
 # Keys a kind writes only when `keys` lists them: fixed names, and names with a cutoff k >= 1 (no leading zero).
-EXTRA_KEYS = {"ranking": ("map", "ndcg")}
+EXTRA_KEYS = {"ranking": ("map", "ndcg"), "classification": OPTION_KEYS["classification"]}
 # sequence: per chunk type (types are data), the type lower-cased with other characters as "_".
 KEY_PATTERNS = {
     "ranking": re.compile(r"(p|recall|mrr|ndcg|hits)_at_[1-9][0-9]*\Z"),
     "sequence": re.compile(r"(f1|precision|recall)_[a-z0-9_]+\Z"),
+    "classification": PER_CLASS_KEY["classification"],
 }
 KEY_PATTERN_TEXT = {
     "ranking": "p_at_<k>, recall_at_<k>, mrr_at_<k>, ndcg_at_<k>, hits_at_<k> (k >= 1)",
     "sequence": "f1_<type>, precision_<type>, recall_<type>",
+    "classification": "f1_<label>, precision_<label>, recall_<label>",
 }
 SEQUENCE_SCHEMES = ("conlleval", "iob2", "iobes")
 
@@ -42,9 +50,10 @@ _COMMON = {"kind": None, "reference": None, "submission": None, "keys": None, "t
 # Fields of each kind and their defaults (None: no default).
 FIELDS = {
     "classification": dict(_COMMON, reference="gold.csv", submission="predictions.csv",
-                           id_column="id", label_column="label", unknown_labels="warn"),
+                           id_column="id", label_column="label", unknown_labels="warn", labels=None,
+                           subset_labels=None),
     "multilabel": dict(_COMMON, reference="gold.csv", submission="predictions.csv",
-                       id_column="id", labels_column="labels", separator="|", zero_division=0),
+                       id_column="id", labels_column="labels", separator="|", zero_division=0, labels=None),
     "spans": dict(_COMMON, reference="spans-gold.txt", submission="spans-pred.txt",
                   id_column=None, spans_column="spans"),
     "ranking": dict(_COMMON, reference="gold.json", submission="predictions.json",
@@ -66,8 +75,8 @@ _STRING_FIELDS = ("reference", "submission", "title", "id_column", "label_column
 _FILE_RE = re.compile(r"^(\*?\.?[A-Za-z0-9_][A-Za-z0-9_.-]*)$")
 # File formats by name: spans read "<id><TAB>[offsets]" lines unless the name ends in .csv.
 _FORMATS = {
-    "classification": (".csv",),
-    "multilabel": (".csv",),
+    "classification": (".csv", ".tsv"),
+    "multilabel": (".csv", ".tsv"),
     "ranking": (".json", ".csv", ".tsv", ".txt", ".qrels", ".run", ".trec"),
     "text": (".json", ".csv", ".tsv"),
     "regression": (".csv", ".tsv"),
@@ -82,6 +91,17 @@ def file_format(name):
     """"csv", "json" or "lines" (anything else: the spans' <id><TAB>[offsets] lines), from a file name."""
     lower = name.lower()
     return "csv" if lower.endswith(".csv") else "json" if lower.endswith(".json") else "lines"
+
+
+def file_suffixes(kind):
+    """The endings a reference or submission file of ``kind`` may have (() when any: spans' lines)."""
+    return _FORMATS.get(kind, ())
+
+
+def label_key_name(label):
+    """How a label names its per-class keys (f1_<name>): lower case, every run of characters other than a-z and
+    0-9 as one "_", none at either end ("Very Negative" -> very_negative, "FAVOR" -> favor); "" for none left."""
+    return "_".join(part for part in re.split(r"[^a-z0-9]+", label.lower()) if part)
 
 
 def check_config(config):
@@ -109,6 +129,7 @@ def check_config(config):
         elif kind in _FORMATS and not value.lower().endswith(_FORMATS[kind]):
             problems.append("%s of kind %s must end in %s, found %s"
                             % (name, kind, " or ".join(_FORMATS[kind]), json.dumps(value)))
+    problems.extend(_check_labels(config, kind))
     if kind == "classification" and config.get("unknown_labels", "warn") not in ("warn", "refuse"):
         problems.append("unknown_labels must be \"warn\" or \"refuse\", found %s"
                         % json.dumps(config.get("unknown_labels")))
@@ -125,6 +146,8 @@ def check_config(config):
     if kind == "ranking":
         problems.extend(_check_ranking(config))
     problems.extend(_check_keys(config.get("keys"), kind))
+    if not problems and kind == "classification":
+        problems.extend(_check_class_keys(config))
     return problems
 
 
@@ -182,6 +205,62 @@ def key_available(kind, key):
             kind in KEY_PATTERNS and KEY_PATTERNS[kind].match(key) is not None)
 
 
+def _label_list(config, name):
+    """Problems of the label list ``name`` (absent is fine): a non-empty list of distinct non-empty strings."""
+    if name not in config:
+        return []
+    value = config[name]
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) and v.strip() for v in value):
+        return ["%s must be a non-empty list of labels (non-empty strings), found %s"
+                % (json.dumps(name), json.dumps(value)[:80])]
+    stripped = [v.strip() for v in value]
+    if len(set(stripped)) != len(stripped):
+        return ["%s lists a label twice" % json.dumps(name)]
+    return []
+
+
+def _check_labels(config, kind):
+    if kind not in ("classification", "multilabel"):
+        return []
+    problems = _label_list(config, "labels")
+    if kind == "classification":
+        problems.extend(_label_list(config, "subset_labels"))
+        if not problems and config.get("labels") and config.get("subset_labels"):
+            declared = set(v.strip() for v in config["labels"])
+            outside = [v for v in config["subset_labels"] if v.strip() not in declared]
+            if outside:
+                problems.append("subset_labels must be among labels; not declared: %s"
+                                % ", ".join(json.dumps(v) for v in outside))
+    return problems
+
+
+def _check_class_keys(config):
+    """Classification keys that need an option: subset_* keys need subset_labels; a per-class key must name a
+    declared label (labels, else subset_labels; without either it is checked against the gold at scoring)."""
+    problems = []
+    keys = config.get("keys") or []
+    if any(k in OPTION_KEYS["classification"] for k in keys) and not config.get("subset_labels"):
+        problems.append("keys %s need \"subset_labels\": the labels to average over"
+                        % ", ".join(k for k in keys if k in OPTION_KEYS["classification"]))
+    per_class = [k for k in keys if k not in AVAILABLE_KEYS["classification"] + OPTION_KEYS["classification"]
+                 and PER_CLASS_KEY["classification"].match(k)]
+    declared = config.get("labels") or config.get("subset_labels")
+    if declared and per_class:
+        names = {}
+        for label in declared:
+            names.setdefault(label_key_name(label.strip()), []).append(label)
+        for name, labels in sorted(names.items()):
+            if len(labels) > 1:
+                problems.append("labels %s share the per-class key name %s: a per-class key would not say which "
+                                "(key names: lower case, runs of other characters as _)"
+                                % (", ".join(json.dumps(v) for v in labels), json.dumps(name)))
+        for key in per_class:
+            if PER_CLASS_KEY["classification"].match(key).group(2) not in names:
+                problems.append("score key %s names no declared label (per-class keys: %s)"
+                                % (json.dumps(key), ", ".join(sorted("f1_" + n for n in names if n))))
+    return problems
+
+
 def _check_keys(keys, kind):
     if keys is None:
         return []
@@ -212,4 +291,6 @@ def with_defaults(config):
     full = dict(FIELDS[config["kind"]])
     full.update(config)
     full["keys"] = declared_keys(config)
+    if config.get("labels") and "unknown_labels" not in config and "unknown_labels" in full:
+        full["unknown_labels"] = "refuse"  # a declared label set: a prediction outside it is refused by default
     return full

@@ -7,13 +7,17 @@ Scores follow scikit-learn on binarized labels (columns: the union of gold and p
   micro_f1     2 sum|G&P| / (sum|G| + sum|P|); no label anywhere: z
   macro_f1     mean over labels of per-label F1 (class_f1); no label anywhere: z
   exact_match  share of ids with P = G (accuracy_score, subset accuracy)
+With ``labels`` declared in scoring.json, the columns are those labels (MultiLabelBinarizer(classes=labels)): macro_f1
+averages over every declared label, one in neither the gold nor the predictions scoring z; a gold label outside them
+is a reference data error, a predicted one a submission error. When the other zero_division would change a
+configured key (ids with both sets empty, declared labels nobody uses), a warning says by how much.
 Per-item statistics: an id's F1, Jaccard or exact match (the means), or its label counts (micro_f1, macro_f1).
 """
 import math
 
 from class_f1 import ClassCounts, macro_f1_of
 from report_html import paragraph, section, table
-from scoring_runtime import Items
+from scoring_runtime import Items, ReferenceDataError, SubmissionError, quote
 
 from generic_items import class_stats, counts_of_stats, labels_text
 from generic_result import make_result, scores_section
@@ -37,13 +41,25 @@ def _micro(counts, zero):
 
 
 def _macro(counts, zero):
-    return macro_f1_of(counts) if counts else float(zero)
+    if not counts:
+        return float(zero)
+    if all(c.support or c.predicted for c in counts.values()):
+        return macro_f1_of(counts)
+    # a declared label in neither the gold nor the predictions: F1 0/0, z (scikit-learn's zero_division)
+    return math.fsum(c.f1 if c.support or c.predicted else float(zero) for c in counts.values()) / len(counts)
 
 
-def metrics(gold, predicted, zero=0):
+def _declared(counts, labels):
+    """The counts with every declared label (None: as they are), a label without rows at zero."""
+    if labels is None:
+        return counts
+    return dict((label, counts.get(label) or ClassCounts()) for label in labels)
+
+
+def metrics(gold, predicted, zero=0, labels=None):
     """(every multilabel metric by key, {label: ClassCounts}, {"f1": [per id], "jaccard": [per id]}) for aligned
-    sequences of label sets."""
-    counts = {}
+    sequences of label sets; ``labels``: the declared labels (every label of the sets is among them)."""
+    counts = _declared({}, labels)
     f1s, jaccards, exact = [], [], 0
     for truth, guess in zip(gold, predicted):
         common = len(truth & guess)
@@ -72,7 +88,7 @@ def metrics(gold, predicted, zero=0):
 _MEANS = {"samples_f1": "f1", "jaccard": "jaccard", "exact_match": "exact"}
 
 
-def build_items(key, ids, gold, predicted, per_id, zero):
+def build_items(key, ids, gold, predicted, per_id, zero, labels=None):
     """Items of the score ``key``, one per id (``per_id``: metrics' values per id): right (the exact set), partly
     (some labels in common), wrong (none)."""
     if key in _MEANS:
@@ -87,7 +103,7 @@ def build_items(key, ids, gold, predicted, per_id, zero):
         stats = [class_stats(truth, guess) for truth, guess in zip(gold, predicted)]
 
         def finish(totals):
-            return formula(counts_of_stats(totals), zero) if totals.get("rows") else 0.0
+            return formula(_declared(counts_of_stats(totals), labels), zero) if totals.get("rows") else 0.0
     items = Items("row", key, finish)
     for item_id, truth, guess, row in zip(ids, gold, predicted, stats):
         if truth == guess:
@@ -100,28 +116,81 @@ def build_items(key, ids, gold, predicted, per_id, zero):
     return items
 
 
+def declared_labels(config):
+    """The stripped declared labels, in order, or None."""
+    return [label.strip() for label in config["labels"]] if config.get("labels") else None
+
+
+def _outside(table, sets, labels):
+    """(line, label) of the first label outside ``labels`` in file order, and how many rows have one."""
+    known = set(labels)
+    rows = sorted((table[key][0], sorted(s - known)[0]) for key, s in sets.items() if not s <= known)
+    return (rows[0] if rows else None), len(rows)
+
+
 def read_gold(ref_dir, config):
     """The gold table ({id: row}); ReferenceDataError naming the file, line and problem (``new`` checks with it)."""
-    return read_gold_csv(ref_dir, config, [config["labels_column"]])[0]
+    table, label = read_gold_csv(ref_dir, config, [config["labels_column"]])
+    labels = declared_labels(config)
+    if labels is not None:
+        first, rows = _outside(table, label_sets(table, config["separator"]), labels)
+        if first:  # the gold's label is not quoted: the gold may be hidden
+            raise ReferenceDataError("%s, line %d: a label is not one of the %d labels declared in scoring.json "
+                                     "(%d gold rows have one outside them)" % (label, first[0], len(labels), rows))
+    return table
+
+
+def zero_division_note(config, values, gold_sets, predicted_sets, labels):
+    """A warning when the other zero_division would change a configured key, saying by how much; None otherwise."""
+    zero = config["zero_division"]
+    other = metrics(gold_sets, predicted_sets, 1 - zero, labels)[0]
+    changed = [(key, other[key] - values[key]) for key in config["keys"] if other[key] != values[key]]
+    if not changed:
+        return None
+    empty = sum(1 for truth, guess in zip(gold_sets, predicted_sets) if not truth and not guess)
+    unused = 0
+    if labels:
+        used = set().union(*gold_sets) | set().union(*predicted_sets)
+        unused = sum(1 for label in labels if label not in used)
+    why = []
+    if empty:
+        why.append("%d of the %d ids have no label in the gold and none predicted" % (empty, len(gold_sets)))
+    if unused:
+        why.append("%d declared label(s) are neither in the gold nor predicted" % unused)
+    if not why:
+        why.append("no label is in the gold nor predicted")
+    return ("zero_division: %s; each such 0/0 scores %d here (zero_division %d); with zero_division %d %s"
+            % ("; ".join(why), zero, zero, 1 - zero,
+               ", ".join("%s would be %.6f (%+.6f)" % (key, values[key] + delta, delta) for key, delta in changed)))
 
 
 def score(ref_dir, res_dir, config):
     column, separator = config["labels_column"], config["separator"]
     gold_table = read_gold(ref_dir, config)
-    table, _ = read_submission_csv(res_dir, config, [column], gold_table,
-                                   " (leave the labels cell empty for an id without labels)")
+    table, label = read_submission_csv(res_dir, config, [column], gold_table,
+                                       " (leave the labels cell empty for an id without labels)")
     gold, predicted = label_sets(gold_table, separator), label_sets(table, separator)
+    labels = declared_labels(config)
+    if labels is not None:
+        first, rows = _outside(table, predicted, labels)
+        if first:
+            raise SubmissionError("%s, line %d: the label %s is not one of the task's labels (%d rows have labels "
+                                  "outside them; the labels: %s)" % (
+                                      label, first[0], quote(first[1]), rows,
+                                      ", ".join(quote(v) for v in labels[:10]) +
+                                      (" and %d more" % (len(labels) - 10) if len(labels) > 10 else "")))
     ids = list(gold)
     gold_sets, predicted_sets, zero = [gold[k] for k in ids], [predicted[k] for k in ids], config["zero_division"]
-    values, counts, per_id = metrics(gold_sets, predicted_sets, zero)
+    values, counts, per_id = metrics(gold_sets, predicted_sets, zero, labels)
+    note = zero_division_note(config, values, gold_sets, predicted_sets, labels)
 
     def render(scores, gold_public):
-        return _page(scores, counts, len(ids), gold_public)
-    return make_result(config, values, render, ["scored %d ids" % len(ids)],
-                       items=lambda key: build_items(key, ids, gold_sets, predicted_sets, per_id, zero))
+        return _page(scores, counts, len(ids), gold_public, labels is not None)
+    return make_result(config, values, render, ["scored %d ids" % len(ids)], [note] if note else [],
+                       items=lambda key: build_items(key, ids, gold_sets, predicted_sets, per_id, zero, labels))
 
 
-def _page(scores, counts, items, gold_public):
+def _page(scores, counts, items, gold_public, declared=False):
     predicted = sum(c.predicted for c in counts.values())
     overview = scores_section(scores, [("ids scored", items), ("labels predicted, per id on average",
                                                                 predicted / float(items))])
@@ -136,5 +205,6 @@ def _page(scores, counts, items, gold_public):
         table(["label", "gold", "predicted", "correct", "precision", "recall", "F1"],
               [(n, counts[n].support, counts[n].predicted, counts[n].correct, counts[n].precision,
                 counts[n].recall, counts[n].f1) for n in names]),
-        paragraph("Labels are the union of the gold and predicted labels; macro_f1 is the mean of the F1 column.",
-                  "note"))]
+        paragraph("Labels are the %s; macro_f1 is the mean of the F1 column%s." % (
+            ("labels declared for the task", " (a label in neither the gold nor the predictions: zero_division)")
+            if declared else ("union of the gold and predicted labels", "")), "note"))]

@@ -9,7 +9,7 @@ import os
 import re
 
 from scoring_runtime import (SubmissionError, ReferenceDataError, canonical_integer, find_reference_file,
-                             find_submission_file, quote, read_csv, stream_lines)
+                             find_submission_file, quote, read_csv)
 
 _SHOWN_IDS = 5
 # Ids that id_key leaves as they are (most ids), recognised with one match instead of its several steps.
@@ -35,22 +35,20 @@ def describe(path, error):
     return name if error is SubmissionError else "reference file " + name
 
 
-def column_index(header, name, label, error, tsv=False):
-    """Position of column ``name`` (exact, else the one column equal to it ignoring case); ``tsv``: the file is
-    tab-separated (read_tsv)."""
+def column_index(header, name, label, error, tabs=False):
+    """Position of column ``name`` (exact, else the one column equal to it ignoring case)."""
     names = [cell.strip() for cell in header]
     if name in names:
         return names.index(name)
     folded = [cell.lower() for cell in names]
     if folded.count(name.lower()) == 1:
         return folded.index(name.lower())
-    own, marks = ("tabs", ((",", "commas"), (";", "semicolons"), ("|", "vertical bars"))) if tsv else \
-        ("commas", (("\t", "tabs"), (";", "semicolons"), ("|", "vertical bars")))
-    for mark, what in marks:
-        if len(names) == 1 and mark in names[0]:  # one cell holding the names: another delimiter
-            raise error("%s: the header line is separated by %s, not %s (found %s): write the file as %s, "
-                        "with %s" % (label, what, own, quote(names[0].replace("\t", "<TAB>"), 80),
-                                     "TSV" if tsv else "CSV", own))
+    for mark, what in ((",", "commas"), ("\t", "tabs"), (";", "semicolons"), ("|", "vertical bars")):
+        if len(names) == 1 and mark in names[0] and mark != ("\t" if tabs else ","):  # another delimiter
+            raise error("%s: the header line is separated by %s, not %s (found %s): %s"
+                        % (label, what, "tabs" if tabs else "commas", quote(names[0].replace("\t", "<TAB>"), 80),
+                           "write the file with tabs" if tabs else
+                           "write the file as CSV, with commas, or as TSV (tabs) in a file named .tsv"))
     raise error("%s: no %s column in the header line (found %s)" % (label, quote(name), quote(",".join(names), 80)))
 
 
@@ -58,33 +56,23 @@ def is_tsv(path):
     return path.lower().endswith(".tsv")
 
 
-def read_tsv(path, label, error):
-    """(header, rows) as read_csv gives them, for a tab-separated file: one record per line, cells split at every
-    tab, no quoting (a quote is an ordinary character, as in the TSV files of shared tasks and their scorers);
-    blank lines are skipped."""
-    rows = ((number, line.rstrip("\r\n").split("\t"))
-            for number, line in enumerate(stream_lines(path, label, error), 1) if line.strip())
-    first = next(rows, None)
-    if first is None:
-        raise error("%s is empty: expected a header line" % label)
-    return first[1], rows
-
-
 def csv_records(path, label, id_column, columns, error):
     """(line, id text, [cells of ``columns``]) per data row; without ``id_column`` a row's id is its 0-based
-    position among the data rows (the layout of toxic-spans' released CSV). A file whose name ends in .tsv is read
-    by read_tsv."""
-    tsv = is_tsv(path)
-    header, rows = read_tsv(path, label, error) if tsv else read_csv(path, label, error, stream=True)
-    id_at = column_index(header, id_column, label, error, tsv) if id_column else None
-    wanted = [column_index(header, name, label, error, tsv) for name in columns]
+    position among the data rows (the layout of toxic-spans' released CSV). A file named .tsv is read as TSV
+    (tabs, no quoting)."""
+    tabs = is_tsv(path)
+    header, rows = read_csv(path, label, error, stream=True, tabs=tabs)
+    id_at = column_index(header, id_column, label, error, tabs) if id_column else None
+    wanted = [column_index(header, name, label, error, tabs) for name in columns]
     named = sorted(zip(wanted, columns)) + ([(id_at, id_column)] if id_column else [])
     needed = max(index for index, _ in named) + 1
     for position, (line, record) in enumerate(rows):
+        if tabs and len(record) > len(header) and not any(cell.strip() for cell in record[len(header):]):
+            record = record[:len(header)]  # a TSV line's trailing tabs (empty cells beyond the header) are ignored
         if len(record) > len(header):  # a stray comma, or an unquoted comma inside a cell: the cells would shift
             raise error("%s, line %d: the row has %d cells, the header %d (%s)"
-                        % (label, line, len(record), len(header), "a tab too many" if tsv else
-                           "quote a cell that holds a comma"))
+                        % (label, line, len(record), len(header),
+                           "a tab inside a cell?" if tabs else "quote a cell that holds a comma"))
         if len(record) < needed:
             name = min((index, name) for index, name in named if index >= len(record))[1]
             raise error("%s, line %d: the row has no %s cell (it has %d cells, the header %d)"
@@ -130,8 +118,10 @@ def read_gold_csv(ref_dir, config, columns):
 
 def read_submission_csv(res_dir, config, columns, gold, hint=""):
     """{id: (line, cells)} for exactly the gold ids, and the file's name for messages."""
-    expected = ("the zip must hold %s at its root, a CSV file with columns %s"
-                % (config["submission"], ",".join([config["id_column"]] + list(columns))))
+    tabs = config["submission"].lower().endswith(".tsv")
+    expected = ("the zip must hold %s at its root, a %s file with columns %s"
+                % (config["submission"], "TSV (tab-separated)" if tabs else "CSV",
+                   ",".join([config["id_column"]] + list(columns))))
     path = locate(res_dir, config["submission"], SubmissionError, expected)
     label = describe(path, SubmissionError)
     table = collect(csv_records(path, label, config["id_column"], columns, SubmissionError), label,

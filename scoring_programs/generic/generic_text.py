@@ -68,7 +68,7 @@ def _json_kind(value):
 
 
 def _records(path, label, config, column, error):
-    # TSV: one record per line, cells split at tabs, no quoting (generic_table.read_tsv), as every kind reads it.
+    # TSV: one record per line, cells split at tabs, no quoting (scoring_base.read_csv with tabs), as every kind reads it.
     return csv_records(path, label, config["id_column"], [column], error)
 
 
