@@ -130,18 +130,22 @@ def check_config(config):
 
 def _check_normalize(normalize):
     if not isinstance(normalize, dict):
-        return ["normalize must be an object {%s}, each true or false (articles: also a list of words)"
+        return ["normalize must be an object {%s}, each true or false (articles: also a list of words; punctuation: "
+                "also \"unicode\")"
                 % ", ".join('"%s": true' % step for step in _NORMALIZE_STEPS)]
     problems = ["normalize has no step %s (steps: %s)" % (json.dumps(name), ", ".join(_NORMALIZE_STEPS))
                 for name in sorted(normalize) if name not in _NORMALIZE_STEPS]
     for name in _NORMALIZE_STEPS:
         value = normalize.get(name, True)
         words = name == "articles" and isinstance(value, list)
+        if name == "punctuation" and value == "unicode":
+            continue
         if words and not (value and all(isinstance(w, str) and w.strip() and w == w.strip() for w in value)):
             problems.append("normalize.articles must be true, false or a non-empty list of words (strings without "
                             "spaces around), found %s" % json.dumps(value))
         elif not words and not isinstance(value, bool):
-            problems.append("normalize.%s must be true or false, found %s" % (name, json.dumps(value)))
+            problems.append("normalize.%s must be true or false%s, found %s"
+                            % (name, ' or "unicode"' if name == "punctuation" else "", json.dumps(value)))
     return problems
 
 
