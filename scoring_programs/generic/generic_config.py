@@ -37,6 +37,9 @@ KEY_PATTERN_TEXT = {
     "sequence": "f1_<type>, precision_<type>, recall_<type>",
 }
 SEQUENCE_SCHEMES = ("conlleval", "iob2", "iobes")
+# sequence: -DOCSTART- lines skipped, or counted as right tokens in accuracy (conlleval.pl); a submission's tokens
+# must be the gold's, or are ignored (tags paired by position, as conlleval.pl and wnuteval.py).
+SEQUENCE_CHOICES = {"docstart": ("skip", "token"), "tokens": ("check", "ignore")}
 
 _COMMON = {"kind": None, "reference": None, "submission": None, "keys": None, "title": None}
 # Fields of each kind and their defaults (None: no default).
@@ -55,7 +58,7 @@ FIELDS = {
     "regression": dict(_COMMON, reference="gold.csv", submission="predictions.csv",
                        id_column="id", value_column="score", label_range=None),
     "sequence": dict(_COMMON, reference="gold.conll", submission="predictions.conll", id_column="id",
-                     scheme="conlleval"),
+                     scheme="conlleval", docstart="skip", tokens="check"),
 }
 _STRING_FIELDS = ("reference", "submission", "title", "id_column", "label_column", "labels_column", "separator",
                   "spans_column", "answer_column", "ranking_column",
@@ -115,6 +118,10 @@ def check_config(config):
     if kind == "sequence" and config.get("scheme", "conlleval") not in SEQUENCE_SCHEMES:
         problems.append("scheme must be one of %s (IOB1 tags: conlleval), found %s"
                         % (", ".join(SEQUENCE_SCHEMES), json.dumps(config.get("scheme"))))
+    for name, choices in sorted(SEQUENCE_CHOICES.items()) if kind == "sequence" else ():
+        if config.get(name, choices[0]) not in choices:
+            problems.append("%s must be %s, found %s" % (name, " or ".join(json.dumps(c) for c in choices),
+                                                         json.dumps(config[name])))
     zero = config.get("zero_division", 0)
     if kind == "multilabel" and (isinstance(zero, bool) or zero not in (0, 1)):
         problems.append("zero_division must be 0 or 1, found %s" % json.dumps(zero))
