@@ -120,6 +120,55 @@ def test_hand_computed_scores(score):
     assert result.warnings == []
 
 
+def test_docstart_as_token(score):
+    """"docstart": "token" counts each -DOCSTART- line as a right token in accuracy, as conlleval.pl does, whatever
+    the submission has there; chunks are unchanged. Gold: 2 -DOCSTART- lines and 6 tokens, 4 tags right: 6/8. The
+    items sum to it: each -DOCSTART- line goes with the sentence after it (a last one with the last sentence)."""
+    gold = "-DOCSTART- -X- O\n\nA B-PER\nb O\n\n-DOCSTART- -X- O\n\nC B-LOC\nd O\n\nE O\nf I-ORG\n"
+    pred = "A B-PER\nb O\n\nC B-ORG\nd O\n\nE O\nf O\n"
+    skip = score({}, {"gold.conll": gold}, {"predictions.conll": pred})
+    token = score({"docstart": "token"}, {"gold.conll": gold}, {"predictions.conll": pred})
+    assert dict(skip.scores) == pytest.approx({"f1": 2 / 5, "precision": 1 / 2, "recall": 1 / 3, "accuracy": 4 / 6},
+                                              abs=1e-15)
+    assert dict(token.scores) == dict(skip.scores, accuracy=pytest.approx(6 / 8, abs=1e-15))
+    assert "scored 3 sentences, 8 tokens (2 of them -DOCSTART- lines" in token.notes[0]
+    assert [st.get("tokens") for st in token.items.stats] == [3, 3, 2]
+    assert [st.get("correct_tokens") for st in token.items.stats] == [3, 2, 1]
+    trailing = score({"docstart": "token"}, {"gold.conll": "A O\n\n-DOCSTART- O\n"}, {"predictions.conll": "A B-X\n"})
+    assert dict(trailing.scores)["accuracy"] == 0.5  # the last -DOCSTART- counts with the last sentence
+    jsonl = '{"id": "s", "tokens": ["-DOCSTART-"], "tags": ["O"]}\n'  # JSON lines have no -DOCSTART- lines
+    result = score({"docstart": "token", "reference": "g.jsonl", "submission": "p.jsonl"}, {"g.jsonl": jsonl},
+                   {"p.jsonl": '{"id": "s", "tags": ["B-X"]}\n'})
+    assert dict(result.scores)["accuracy"] == 0.0
+
+
+def test_tokens_ignore_pairs_tags_by_position(score, run):
+    """"tokens": "ignore" scores a submission whose tokens differ from the gold's (as conlleval.pl and wnuteval.py,
+    which read the tags only), with a warning that counts them; sentence lengths must still agree."""
+    gold = conll("B-PER I-PER O", "O B-LOC")
+    pred = "Nadim B-PER\nLadki I-PER\nt3 O\n\nt1 O\nin B-LOC\n"
+    result = score({"tokens": "ignore"}, {"gold.conll": gold}, {"predictions.conll": pred})
+    assert dict(result.scores) == {"f1": 1.0, "precision": 1.0, "recall": 1.0, "accuracy": 1.0}
+    assert result.warnings == ["3 tokens of the submission differ from the gold's (the first: predictions.conll, "
+                               "line 1, 'Nadim' where the gold has 't1'); tags are paired with the gold's by position "
+                               "(\"tokens\": \"ignore\")"]
+    same = score({"tokens": "ignore"}, {"gold.conll": gold}, {"predictions.conll": conll("B-PER O O", "O B-LOC")})
+    assert same.warnings == [] and dict(same.scores)["recall"] == 0.5
+    run({"kind": "sequence"}, {"gold.conll": gold}, {"predictions.conll": pred}).assert_rejected(
+        "predictions.conll, line 1", "token 'Nadim' where the gold's sentence 1 has 't1' as its 1st token")
+    config = {"kind": "sequence", "tokens": "ignore"}
+    run(config, {"gold.conll": gold}, {"predictions.conll": "x O\ny O\n\nt1 O\nt2 O\n"}).assert_rejected(
+        "predictions.conll, line 2", "the gold's sentence 1 has 3 tokens, this one ends after 2")
+    run(config, {"gold.conll": gold}, {"predictions.conll": "x O\ny O\nz O\n\nt1 O\nq O\nr O\n"}).assert_rejected(
+        "predictions.conll, line 7", "the gold's sentence 2 has 2 tokens, this one has more")
+    jsonl = '{"id": 1, "tokens": ["a", "t2", "t3"], "tags": ["B-PER", "I-PER", "O"]}\n{"id": 2, "tags": ["O", "O"]}\n'
+    result = score({"tokens": "ignore", "submission": "p.jsonl"}, {"gold.conll": gold}, {"p.jsonl": jsonl})
+    assert dict(result.scores)["recall"] == 0.5
+    assert result.warnings == ["1 token of the submission differs from the gold's (the first: p.jsonl, line 1, the "
+                               "1st token, 'a' where the gold has 't1'); tags are paired with the gold's by position "
+                               "(\"tokens\": \"ignore\")"]
+
+
 def test_all_o_and_empty_sentences(score):
     """No chunk anywhere: f1, precision and recall are 0 (0/0, as conlleval.pl); accuracy counts the O tags. An
     empty JSON sentence adds nothing."""
@@ -145,11 +194,14 @@ def test_type_keys_name_types_in_lower_case_and_warn_when_absent(score):
     ({"keys": ["f1", "F1_PER"]}, "score key \"F1_PER\" is not available"),
     ({"keys": ["f1_"]}, "score key \"f1_\" is not available"),
     ({"keys": ["macro_f1"]}, "f1_<type>"),
+    ({"docstart": "count"}, 'docstart must be "skip" or "token", found "count"'),
+    ({"tokens": False}, 'tokens must be "check" or "ignore", found false'),
 ])
 def test_config_checks(config, problem):
     problems = check_config(dict({"kind": "sequence"}, **config))
     assert any(problem in p for p in problems), problems
     assert check_config({"kind": "sequence", "keys": ["f1_per", "precision_b_np", "accuracy"], "scheme": "iobes"}) == []
+    assert check_config({"kind": "sequence", "docstart": "token", "tokens": "ignore"}) == []
 
 
 def test_hidden_gold_page_shows_only_predicted_types(run):
@@ -324,20 +376,20 @@ def perturb(rng, tags, scheme):
     return [t if rng.random() < 0.6 else c for t, c in zip(tags, changed)]
 
 
-def mirror():
-    """The git directory of the manifest's repository, or skip."""
-    flat = MANIFEST["repo"].replace("/", "+")
-    candidates = [os.environ.get("SEQUENCE_DATA_MIRROR")] + [
+def mirror(spec=MANIFEST, variable="SEQUENCE_DATA_MIRROR"):
+    """The git directory of the manifest's repository (or of one of its other entries), or skip."""
+    flat = spec["repo"].replace("/", "+")
+    candidates = [os.environ.get(variable)] + [
         str(base / ".mirror" / flat / "repo") for base in (ROOT.parent, ROOT.parent.parent)]
     for path in candidates:
         if path and os.path.isdir(path):
             return path
-    pytest.skip("real data not available: fetch github:%s (tests/data_manifests/sequence.json)" % MANIFEST["repo"])
+    pytest.skip("real data not available: fetch github:%s (tests/data_manifests/sequence.json)" % spec["repo"])
 
 
-def mirror_text(name):
-    path = MANIFEST["files"][name]["path"]
-    proc = subprocess.run(["git", "--git-dir", mirror(), "show", "%s:%s" % (MANIFEST["commit"], path)],
+def mirror_text(name, spec=MANIFEST, variable="SEQUENCE_DATA_MIRROR"):
+    path = spec["files"][name]["path"]
+    proc = subprocess.run(["git", "--git-dir", mirror(spec, variable), "show", "%s:%s" % (spec["commit"], path)],
                           capture_output=True)
     if proc.returncode:
         pytest.skip("%s not in the mirror: %s" % (path, proc.stderr.decode(errors="replace").strip()))
@@ -542,6 +594,46 @@ def test_docstart_lines_are_no_tokens_here_but_are_for_conlleval(score, conlleva
     right = round(values["accuracy"] * 46435)
     assert abs(values["accuracy"] - right / 46435.0) < 1e-12
     assert abs(figures["accuracy"] - (right + 231) / (46435.0 + 231)) < 1e-9
+    # "docstart": "token" gives conlleval.pl's accuracy itself, over its 46,666 tokens; chunks unchanged
+    counted = score({"keys": KEYS, "docstart": "token"}, {"gold.conll": gold}, {"predictions.conll": pred})
+    assert abs(dict(counted.scores)["accuracy"] - figures["accuracy"]) < 1e-9
+    assert "46666 tokens (231 of them -DOCSTART- lines" in counted.notes[0]
+    assert dict(counted.scores, accuracy=0) == dict(values, accuracy=0)
+
+
+def test_wnut17_run_with_rewritten_tokens_against_conlleval(score, conlleval):
+    """WNUT-17's test set and team MIC-CIS's published submission, whose file rewrites 1,283 of the gold's tokens
+    (s as is, gt as get, ...): refused by default; "tokens": "ignore" pairs its tags with the gold's by position, as
+    conlleval.pl and wnuteval.py do, and gives conlleval.pl's figures to 1e-9 (entity F1 37.06, as published)."""
+    spec = MANIFEST["wnut17"]
+    gold_text = mirror_text("test", spec, "SEQUENCE_WNUT17_MIRROR")
+    run_text = mirror_text("mic-cis", spec, "SEQUENCE_WNUT17_MIRROR")
+
+    def sentences(text):
+        blocks = text.replace("\r\n", "\n").split("\n\n")
+        return [[line.split() for line in block.split("\n") if line.strip()] for block in blocks if block.strip()]
+    gold, pred = sentences(gold_text), sentences(run_text)
+    assert [len(s) for s in gold] == [len(s) for s in pred]
+    assert sum(g[0] != p[0] for gs, ps in zip(gold, pred) for g, p in zip(gs, ps)) == 1283
+    merged_text = "".join("".join("%s %s %s\n" % (g[0], g[-1], p[-1]) for g, p in zip(gs, ps)) + "\n"
+                          for gs, ps in zip(gold, pred))
+    counts, figures, per_type = conlleval(merged_text)
+    assert counts == (23394, 1079, 891, 365)
+    files = {"gold.conll": gold_text}, {"predictions.conll": run_text}
+    from scoring_base import SubmissionError
+    with pytest.raises(SubmissionError) as refused:
+        score({"keys": KEYS}, *files)
+    assert "predictions.conll, line 2: token 'get' where the gold's sentence 1 has 'gt' as its 2nd token" in str(
+        refused.value)
+    keys = KEYS + ["%s_%s" % (m, type_name) for type_name in ("person", "location", "group", "creative_work",
+                                                              "corporation", "product") for m in ("f1", "precision",
+                                                                                                  "recall")]
+    result = score({"keys": keys, "tokens": "ignore"}, *files)
+    values = dict(result.scores)
+    assert_matches(values, figures, dict((k.replace("-", "_"), v) for k, v in per_type.items()))
+    assert round(values["f1"] * 100, 2) == 37.06
+    assert result.warnings[0].startswith("1283 tokens of the submission differ from the gold's (the first: "
+                                         "predictions.conll, line 2, 'get' where the gold has 'gt')")
 
 
 def test_iob1_reading_of_the_test_set(score):

@@ -82,6 +82,15 @@ def test_squad_rules(run, references, prediction, exact, f1):
     ({"articles": ["der", "die", "das"]}, ["der Hund"], "Hund", 1, 1),
     ({"articles": ["der", "die", "das"]}, ["the dog"], "dog", 0, 2 / 3),
     ({"whitespace": False}, ["the cat"], "cat", 0, 1),     # " cat" != "cat", but the same words
+    # German quotation marks and a dash are no ASCII punctuation: kept by default, so "„stadt“" is one token ...
+    ({}, ["„Stadt“ – Land"], "Stadt Land", 0, 0.4),  # "land" in common: P 1/2, R 1/3 ("„stadt“", "–", "land")
+    # ... removed with "unicode" (MLQA): "stadt land" on both sides
+    ({"punctuation": "unicode"}, ["„Stadt“ – Land"], "Stadt Land", 1, 1),
+    ({"punctuation": "unicode"}, ["¿Qué?"], "qué", 1, 1),
+    ({"punctuation": "unicode"}, ["५ रुपये।"], "५ रुपये", 1, 1),  # the Devanagari danda (Po)
+    ({"punctuation": "unicode"}, ["5$ + 3"], "5 3", 1, 1),  # ASCII punctuation's symbols ($, +) still removed
+    ({"punctuation": "unicode"}, ["5 € × 3"], "5 3", 0, 2 / 3),  # € × are symbols (Sc, Sm): P 1, R 2/4
+    ({"punctuation": "unicode", "articles": ["der", "die", "das"]}, ["„Der Hund“"], "Hund", 1, 1),
 ])
 def test_normalization_steps_can_be_changed(run, normalize, references, prediction, exact, f1):
     got = scores(run, {"q": references}, {"q": prediction}, ["exact_match", "f1"], normalize=normalize)
@@ -242,6 +251,11 @@ def test_config_checks_normalize():
         {"kind": "text", "normalize": {"articles": []}})[0]
     assert check_config({"kind": "text", "normalize": {"whitespace": "yes"}}) == [
         'normalize.whitespace must be true or false, found "yes"']
+    assert check_config({"kind": "text", "normalize": {"punctuation": "unicode"}}) == []
+    assert check_config({"kind": "text", "normalize": {"punctuation": "ascii"}}) == [
+        'normalize.punctuation must be true or false or "unicode", found "ascii"']
+    assert check_config({"kind": "text", "normalize": {"whitespace": "unicode"}}) == [
+        'normalize.whitespace must be true or false, found "unicode"']
     assert "must end in .json or .csv or .tsv" in check_config({"kind": "text", "submission": "p.txt"})[0]
 
 
@@ -473,3 +487,74 @@ def test_hand_made_edge_cases_against_the_official_v2_script(run, tmp_path):
                  {"d.json": json.dumps(dataset)}, pred_json(predictions))
     assert abs(result.scores["exact_match"] - official["exact"] / 100) <= EPS
     assert abs(result.scores["f1"] - official["f1"] / 100) <= EPS
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# MLQA's evaluation: Unicode punctuation and the answer language's articles, on XQuAD
+
+MLQA_ARTICLES = {"de": ["ein", "eine", "einen", "einem", "eines", "einer", "der", "die", "das", "den", "dem", "des"],
+                 "es": ["un", "una", "unos", "unas", "el", "la", "los", "las"], "hi": False, "en": True,
+                 "vi": ["của", "là", "cái", "chiếc", "những"]}
+
+
+def _xquad_predictions(dataset, seed):
+    """Deterministic predictions: the first answer as it is, in German/typographic quotation marks, with a dash and
+    a word of the context added, cut to its first word, empty, or a span of the context."""
+    rng = random.Random(seed)
+    predictions = {}
+    for article in dataset["data"]:
+        for paragraph in article["paragraphs"]:
+            words = paragraph["context"].split()
+            for qa in paragraph["qas"]:
+                answer = qa["answers"][0]["text"]
+                choice = rng.random()
+                if choice < 0.3:
+                    text = answer
+                elif choice < 0.5:
+                    text = rng.choice(("„%s“", "«%s»", "“%s”", "%s.", "(%s)")) % answer
+                elif choice < 0.6:
+                    text = "%s – %s" % (answer, rng.choice(words))
+                elif choice < 0.75:
+                    text = answer.split()[0]
+                elif choice < 0.8:
+                    text = ""
+                else:
+                    start = rng.randrange(len(words))
+                    text = " ".join(words[start:start + rng.randint(1, 5)])
+                predictions[qa["id"]] = text
+    return predictions
+
+
+@pytest.mark.parametrize("language", ["de", "es", "hi", "en", "vi"])
+def test_xquad_against_the_official_mlqa_script(run, tmp_path, language):
+    """MLQA's normalization for de, es, hi, en, vi is lowercase, remove every Unicode punctuation character (and
+    ASCII punctuation), remove the language's articles (vi: five frequent words) as whole words, split at whitespace:
+    "punctuation": "unicode" and the articles reproduce its EM and F1 to 1e-9 on XQuAD; with ASCII punctuation (the
+    default) the figures differ."""
+    data, why = text_mirrors.read("xquad", "xquad.%s.json" % language)
+    if data is None:
+        pytest.skip(why)
+    code, why = text_mirrors.read("mlqa_script", "mlqa_evaluation_v1.py")
+    if code is None:
+        pytest.skip(why)
+    dataset = json.loads(data.decode("utf-8"))
+    predictions = _xquad_predictions(dataset, 39)
+    (tmp_path / "mlqa.py").write_bytes(code)
+    (tmp_path / "data.json").write_text(json.dumps(dataset), encoding="utf-8")
+    (tmp_path / "pred.json").write_text(json.dumps(predictions), encoding="utf-8")
+    proc = subprocess.run([sys.executable, "mlqa.py", "data.json", "pred.json", language], cwd=str(tmp_path),
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    assert proc.returncode == 0, proc.stderr
+    official = json.loads(proc.stdout)
+    assert len(predictions) == 1190
+    keys = ["exact_match", "f1"]
+    files = {"xquad.json": json.dumps(dataset)}
+    mlqa = run({"kind": "text", "reference": "xquad.json", "keys": keys,
+                "normalize": {"punctuation": "unicode", "articles": MLQA_ARTICLES[language]}}, files,
+               pred_json(predictions))
+    assert mlqa.returncode == 0, mlqa.stderr
+    assert abs(mlqa.scores["exact_match"] - official["exact_match"] / 100) <= EPS
+    assert abs(mlqa.scores["f1"] - official["f1"] / 100) <= EPS
+    ascii_only = run({"kind": "text", "reference": "xquad.json", "keys": keys,
+                      "normalize": {"articles": MLQA_ARTICLES[language]}}, files, pred_json(predictions))
+    assert ascii_only.scores["exact_match"] < mlqa.scores["exact_match"] - 0.01  # „...“, «...» are not removed

@@ -45,6 +45,9 @@ KEY_PATTERN_TEXT = {
     "classification": "f1_<label>, precision_<label>, recall_<label>",
 }
 SEQUENCE_SCHEMES = ("conlleval", "iob2", "iobes")
+# sequence: -DOCSTART- lines skipped, or counted as right tokens in accuracy (conlleval.pl); a submission's tokens
+# must be the gold's, or are ignored (tags paired by position, as conlleval.pl and wnuteval.py).
+SEQUENCE_CHOICES = {"docstart": ("skip", "token"), "tokens": ("check", "ignore")}
 
 _COMMON = {"kind": None, "reference": None, "submission": None, "keys": None, "title": None}
 # Fields of each kind and their defaults (None: no default).
@@ -64,7 +67,7 @@ FIELDS = {
     "regression": dict(_COMMON, reference="gold.csv", submission="predictions.csv",
                        id_column="id", value_column="score", label_range=None),
     "sequence": dict(_COMMON, reference="gold.conll", submission="predictions.conll", id_column="id",
-                     scheme="conlleval"),
+                     scheme="conlleval", docstart="skip", tokens="check"),
 }
 _STRING_FIELDS = ("reference", "submission", "title", "id_column", "label_column", "labels_column", "separator",
                   "spans_column", "answer_column", "ranking_column",
@@ -136,6 +139,10 @@ def check_config(config):
     if kind == "sequence" and config.get("scheme", "conlleval") not in SEQUENCE_SCHEMES:
         problems.append("scheme must be one of %s (IOB1 tags: conlleval), found %s"
                         % (", ".join(SEQUENCE_SCHEMES), json.dumps(config.get("scheme"))))
+    for name, choices in sorted(SEQUENCE_CHOICES.items()) if kind == "sequence" else ():
+        if config.get(name, choices[0]) not in choices:
+            problems.append("%s must be %s, found %s" % (name, " or ".join(json.dumps(c) for c in choices),
+                                                         json.dumps(config[name])))
     zero = config.get("zero_division", 0)
     if kind == "multilabel" and (isinstance(zero, bool) or zero not in (0, 1)):
         problems.append("zero_division must be 0 or 1, found %s" % json.dumps(zero))
@@ -153,18 +160,22 @@ def check_config(config):
 
 def _check_normalize(normalize):
     if not isinstance(normalize, dict):
-        return ["normalize must be an object {%s}, each true or false (articles: also a list of words)"
+        return ["normalize must be an object {%s}, each true or false (articles: also a list of words; punctuation: "
+                "also \"unicode\")"
                 % ", ".join('"%s": true' % step for step in _NORMALIZE_STEPS)]
     problems = ["normalize has no step %s (steps: %s)" % (json.dumps(name), ", ".join(_NORMALIZE_STEPS))
                 for name in sorted(normalize) if name not in _NORMALIZE_STEPS]
     for name in _NORMALIZE_STEPS:
         value = normalize.get(name, True)
         words = name == "articles" and isinstance(value, list)
+        if name == "punctuation" and value == "unicode":
+            continue
         if words and not (value and all(isinstance(w, str) and w.strip() and w == w.strip() for w in value)):
             problems.append("normalize.articles must be true, false or a non-empty list of words (strings without "
                             "spaces around), found %s" % json.dumps(value))
         elif not words and not isinstance(value, bool):
-            problems.append("normalize.%s must be true or false, found %s" % (name, json.dumps(value)))
+            problems.append("normalize.%s must be true or false%s, found %s"
+                            % (name, ' or "unicode"' if name == "punctuation" else "", json.dumps(value)))
     return problems
 
 

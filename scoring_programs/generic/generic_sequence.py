@@ -2,7 +2,9 @@
 
 Files: CoNLL columns (a token per line, the token first and its tag last, other columns ignored; a blank line
 between sentences; -DOCSTART- lines skipped) or JSON lines {"id", "tokens", "tags"} (.json, .jsonl). The
-submission has the gold's tokens, in the gold's sentences, and its own tags.
+submission has the gold's tokens, in the gold's sentences, and its own tags. Options, as conlleval.pl: "docstart":
+"token" counts each -DOCSTART- line of a CoNLL gold as a right token in accuracy; "tokens": "ignore" pairs the tags
+with the gold's by position whatever the submission's tokens (sentence lengths must agree), with a warning.
 
 Chunks, with ``scheme`` "conlleval" (the default): exactly conlleval.pl's reading (its startOfChunk/endOfChunk and
 its count of correct chunks: same start, same end, same type in both), which reads IOB1, IOB2 (BIO) and IOE tags,
@@ -17,6 +19,7 @@ chunk; a tag outside the scheme is an error).
 Per-item statistics (unit: sentence): "sentences", "tokens", "correct_tokens" and, per chunk type T,
 "gold:T", "predicted:T", "correct:T": summed over any sentences they give every key exactly.
 """
+import bisect
 import json
 import re
 from collections import Counter, namedtuple
@@ -256,9 +259,10 @@ def _token_key(tokens, plain=False):
     return tuple(tokens)
 
 
-def _conll_blocks(text, label, error):
+def _conll_blocks(text, label, error, docstarts=None):
     """(first line number, [(line number, columns)]) of each sentence of a CoNLL file; blank lines and -DOCSTART-
-    lines end a sentence; a line with one column is an error."""
+    lines end a sentence (the line number of each -DOCSTART- line is appended to the list ``docstarts``, if given);
+    a line with one column is an error."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     line = 1
@@ -276,6 +280,8 @@ def _conll_blocks(text, label, error):
             first, kept = None, []
             for offset, columns in enumerate(rows):
                 if not columns or columns[0] == DOCSTART:
+                    if columns and docstarts is not None:
+                        docstarts.append(line + offset)
                     if kept:
                         yield first, kept
                     first, kept = None, []
@@ -335,6 +341,9 @@ class Gold(object):
 
     def __init__(self, sentences, chunker, label, named):
         self.sentences, self.chunker, self.label, self.named = sentences, chunker, label, named
+        # "docstart": "token": {sentence index: -DOCSTART- lines counted as right tokens with it (those before it;
+        # the last sentence takes those after it)}
+        self.docstarts = {}
 
     def index(self):
         """{sentence id: position}, for a JSON submission."""
@@ -381,7 +390,8 @@ def read_gold(ref_dir, config):
                                         + chunker.gold_types(tags)))
     else:
         gold_types, strict = chunker.gold_types, chunker.strict
-        for line, rows in _conll_blocks(text, label, error):
+        docstarts = [] if config.get("docstart") == "token" else None
+        for line, rows in _conll_blocks(text, label, error, docstarts):
             tags = [columns[-1] for columns in rows]
             if strict:
                 _check_tags(chunker, tags, label, line)
@@ -390,7 +400,13 @@ def read_gold(ref_dir, config):
                                                    len(tags)) + gold_types(tags)))
     if not sentences:
         raise error("%s holds no sentences" % label)
-    return Gold(sentences, chunker, label, is_json(name))
+    gold = Gold(sentences, chunker, label, is_json(name))
+    if not is_json(name) and docstarts:
+        starts = [s.line for s in sentences]
+        for line in docstarts:
+            at = min(bisect.bisect_left(starts, line), len(starts) - 1)
+            gold.docstarts[at] = gold.docstarts.get(at, 0) + 1
+    return gold
 
 
 def _check_tags(chunker, tags, label, line):
@@ -404,13 +420,14 @@ def _tokens(sentence):
     return list(sentence.tokens) if isinstance(sentence.tokens, tuple) else sentence.tokens.split(" ")
 
 
-def _mismatch(gold, at, tokens, label, line_of):
+def _mismatch(gold, at, tokens, label, line_of, texts=True):
     """The SubmissionError for a sentence whose tokens are not those of the gold's sentence ``at`` (tokens are
-    public); ``line_of(position)``: where the submission's token at ``position`` is."""
+    public); ``line_of(position)``: where the submission's token at ``position`` is. ``texts`` false: only the
+    number of tokens counts ("tokens": "ignore")."""
     expected = _tokens(gold.sentences[at])
     where = gold.name(at)
     for position, (mine, theirs) in enumerate(zip(tokens, expected)):
-        if mine != theirs:
+        if texts and mine != theirs:
             return SubmissionError("%s, %s: token %s where the gold's %s has %s as its %s token"
                                    % (label, line_of(position), quote(mine), where, quote(theirs),
                                       ordinal(position + 1)))
@@ -421,8 +438,21 @@ def _mismatch(gold, at, tokens, label, line_of):
                            % (label, line_of(max(len(tokens) - 1, 0)), where, len(expected), len(tokens)))
 
 
-def read_predictions(res_dir, config, gold):
-    """[tags joined by spaces] in the gold's order; SubmissionError naming the file, line and problem."""
+def _changed(gold, at, tokens, changed, where):
+    """With "tokens": "ignore": count in ``changed`` (a list: [tokens differing, where the first is, it, the gold's])
+    the tokens of a sentence of the right length that differ from the gold's."""
+    expected = _tokens(gold.sentences[at])
+    for position, (mine, theirs) in enumerate(zip(tokens, expected)):
+        if mine != theirs:
+            if not changed:
+                changed.extend([0, where(position), mine, theirs])
+            changed[0] += 1
+
+
+def read_predictions(res_dir, config, gold, changed=None):
+    """[tags joined by spaces] in the gold's order; SubmissionError naming the file, line and problem. With
+    "tokens": "ignore", tokens are paired with the gold's by position, and ``changed`` (a list) receives the count
+    of tokens that differ (see _changed)."""
     name = config["submission"]
     expected = ("the zip must hold %s at its root: %s" % (
         name, "JSON lines {\"id\", \"tags\"}" if is_json(name) else
@@ -432,8 +462,10 @@ def read_predictions(res_dir, config, gold):
     text = read_text(path, label, SubmissionError)
     sentences = gold.sentences
     chunker = gold.chunker
+    ignore = config.get("tokens") == "ignore"
+    changed = [] if changed is None else changed
     if is_json(name):
-        return _json_predictions(text, label, config, gold)
+        return _json_predictions(text, label, config, gold, changed)
     predicted = []
     count = len(sentences)
     for line, rows in _conll_blocks(text, label, SubmissionError):
@@ -444,7 +476,9 @@ def read_predictions(res_dir, config, gold):
         sentence = sentences[at]
         tokens = [columns[0] for columns in rows]
         if _token_key(tokens, True) != sentence.tokens:
-            raise _mismatch(gold, at, tokens, label, lambda position: "line %d" % (line + position))
+            if not ignore or len(tokens) != sentence.size:
+                raise _mismatch(gold, at, tokens, label, lambda position: "line %d" % (line + position), not ignore)
+            _changed(gold, at, tokens, changed, lambda position: "%s, line %d" % (label, line + position))
         tags = [columns[-1] for columns in rows]
         joined = " ".join(tags)
         if chunker.strict and joined != sentence.tags:
@@ -463,8 +497,9 @@ def _first_token(sentence):
     return (_tokens(sentence) or [""])[0]
 
 
-def _json_predictions(text, label, config, gold):
+def _json_predictions(text, label, config, gold, changed):
     id_field = config.get("id_column") or "id"
+    ignore = config.get("tokens") == "ignore"
     chunker = gold.chunker
     table = {}
     index = gold.index()
@@ -487,7 +522,10 @@ def _json_predictions(text, label, config, gold):
         if "tokens" in record:
             tokens = _strings(record["tokens"], "tokens", where, SubmissionError, False)
             if _token_key(tokens) != sentence.tokens:
-                raise _mismatch(gold, at, tokens, label, lambda position: place)
+                if not ignore or len(tokens) != sentence.size:
+                    raise _mismatch(gold, at, tokens, label, lambda position: place, not ignore)
+                _changed(gold, at, tokens, changed, lambda position: "%s, the %s token" % (where,
+                                                                                          ordinal(position + 1)))
         if len(tags) != sentence.size:
             raise SubmissionError("%s: %d tags, but the gold's %s has %d tokens"
                                   % (where, len(tags), gold.name(at), sentence.size))
@@ -566,7 +604,8 @@ def evaluate(gold, predicted):
     per_type = {}
     for kind in set(found).union(same, guessed):
         per_type[kind] = Counts(found[kind], same[kind] + guessed[kind], same[kind] + correct[kind])
-    return per_type, tokens, right, differing
+    extra = sum(gold.docstarts.values())  # "docstart": "token": right tokens, as conlleval.pl reads them
+    return per_type, tokens + extra, right + extra, differing
 
 
 def resolve_types(keys, per_type, label):
@@ -602,7 +641,8 @@ def key_value(key, counts, tokens, right):
 
 def score(ref_dir, res_dir, config):
     gold = read_gold(ref_dir, config)
-    predicted = read_predictions(res_dir, config, gold)
+    changed = []
+    predicted = read_predictions(res_dir, config, gold, changed)
     per_type, tokens, right, differing = evaluate(gold, predicted)
     keys = config["keys"]
     resolved, warnings = resolve_types(keys, per_type, gold.label)
@@ -619,23 +659,32 @@ def score(ref_dir, res_dir, config):
 
     def render(scores, gold_public):
         return _page(scores, per_type, overall, len(gold.sentences), tokens, gold_public)
-    notes = ["scored %d sentences, %d tokens (scheme %s)" % (len(gold.sentences), tokens, gold.chunker.scheme)]
+    docstarts = sum(gold.docstarts.values())
+    notes = ["scored %d sentences, %d tokens%s (scheme %s)" % (
+        len(gold.sentences), tokens, " (%d of them -DOCSTART- lines, counted as right as conlleval.pl counts them)"
+        % docstarts if docstarts else "", gold.chunker.scheme)]
+    if changed:
+        warnings.append("%d token%s of the submission differ%s from the gold's (the first: %s, %s where the gold has "
+                        "%s); tags are paired with the gold's by position (\"tokens\": \"ignore\")"
+                        % (changed[0], "s" if changed[0] > 1 else "", "" if changed[0] > 1 else "s", changed[1],
+                           quote(changed[2]), quote(changed[3])))
     return make_result(config, values, render, notes, warnings,
                        items=lambda key: build_items(key, gold, predicted, differing, resolved.get(key)))
 
 
-def _stats(sentence, result):
+def _stats(sentence, result, extra=0):
+    """The statistics of one sentence; ``extra``: -DOCSTART- lines counted with it as right tokens."""
     stats = {"sentences": 1}
-    if sentence.size:
-        stats["tokens"] = sentence.size
+    if sentence.size + extra:
+        stats["tokens"] = sentence.size + extra
     if result is None:
         guessed = correct = sentence.types
-        if sentence.size:
-            stats["correct_tokens"] = sentence.size
+        if sentence.size + extra:
+            stats["correct_tokens"] = sentence.size + extra
     else:
         guessed, correct = result[1], result[2]
-        if result[3]:
-            stats["correct_tokens"] = result[3]
+        if result[3] + extra:
+            stats["correct_tokens"] = result[3] + extra
     for prefix, types in (("gold:", sentence.types), ("predicted:", guessed), ("correct:", correct)):
         for kind in types:
             stats[prefix + kind] = stats.get(prefix + kind, 0) + 1
@@ -651,7 +700,7 @@ def build_items(key, gold, predicted, differing, types):
     chunker = gold.chunker
     for at, (sentence, tags) in enumerate(zip(gold.sentences, predicted)):
         result = differing.get(at)
-        stats = _stats(sentence, result)
+        stats = _stats(sentence, result, gold.docstarts.get(at, 0))
         if result is None:
             items.add(sentence.id, stats)
             continue

@@ -303,8 +303,9 @@ def score(ref_dir, res_dir, config):
 
 def _page(scores, totals, signed, normalize, ids, references, predictions, per_item, keys, gold_public):
     articles = ", ".join(normalize.articles) or "none"
-    steps = [name for name, on in (("lowercase", normalize.lowercase), ("punctuation removed",
-                                                                        normalize.punctuation),
+    steps = [name for name, on in (("lowercase", normalize.lowercase),
+                                   ("Unicode punctuation removed" if normalize.punctuation == "unicode" else
+                                    "punctuation removed", normalize.punctuation),
                                    ("whitespace collapsed", normalize.whitespace)) if on]
     conventions = [paragraph("exact_match and f1: SQuAD 2.0's rules (normalization: %s; articles removed: %s), "
                              "the best over an id's references; an id whose references are all empty is a no-answer "

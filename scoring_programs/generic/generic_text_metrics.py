@@ -12,6 +12,7 @@ Every measure is computed from per-item statistics, so that a resample of the it
 import math
 import re
 import string
+import unicodedata
 from collections import Counter
 from itertools import repeat
 
@@ -22,13 +23,30 @@ DEFAULT_ARTICLES = ("a", "an", "the")
 _PUNCTUATION = dict((ord(ch), None) for ch in string.punctuation)  # ASCII punctuation, deleted
 
 
+class _UnicodePunctuation(dict):
+    """str.translate table of MLQA's punctuation: every character whose Unicode category starts with P, and the
+    ASCII punctuation (which has symbols such as $ + < = > ^ ` | ~ of categories S*), deleted; any other character
+    kept. Filled as characters are met (a table of all code points would take a second to build)."""
+
+    def __missing__(self, code):
+        ch = chr(code)
+        value = None if ch in string.punctuation or unicodedata.category(ch).startswith("P") else code
+        self[code] = value
+        return value
+
+
+_UNICODE_PUNCTUATION = _UnicodePunctuation()
+
+
 class Normalizer(object):
     """SQuAD's answer normalization, in its order: lowercase, remove ASCII punctuation, replace the articles (whole
     words) by a space, collapse whitespace. Each step can be turned off; ``articles`` is True (a, an, the), False,
-    or the words of another language."""
+    or the words of another language; ``punctuation`` "unicode" removes every Unicode punctuation character too
+    (MLQA's evaluation)."""
 
     def __init__(self, lowercase=True, punctuation=True, articles=True, whitespace=True):
         self.lowercase, self.punctuation, self.whitespace = lowercase, punctuation, whitespace
+        self._punctuation = _UNICODE_PUNCTUATION if punctuation == "unicode" else _PUNCTUATION
         words = DEFAULT_ARTICLES if articles is True else list(articles or ())
         self.articles = tuple(words)
         self._articles = (re.compile(r"\b(%s)\b" % "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)),
@@ -38,7 +56,7 @@ class Normalizer(object):
         if self.lowercase:
             text = text.lower()
         if self.punctuation:
-            text = text.translate(_PUNCTUATION)
+            text = text.translate(self._punctuation)
         if self._articles is not None:
             text = self._articles.sub(" ", text)
         if self.whitespace:
