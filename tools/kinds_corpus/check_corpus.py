@@ -40,8 +40,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PY2_DEFAULT = os.path.expanduser("~/.pyenv/versions/2.7.18/bin/python")
 
 
+ENV = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")  # the checkout under test is only read
+
+
 def sh(cmd, cwd=None, stdin=None, timeout=1200):
-    result = subprocess.run(cmd, cwd=cwd, input=stdin, capture_output=True, timeout=timeout)
+    result = subprocess.run(cmd, cwd=cwd, input=stdin, capture_output=True, timeout=timeout, env=ENV)
     return result.returncode, result.stdout.decode("utf-8", "replace"), result.stderr.decode("utf-8", "replace")
 
 
@@ -236,8 +239,9 @@ def stand_up(main, corpus, entry, work):
     code, out, err = sh([sys.executable, os.path.join(main, "build_bundle.py"), "build", comp])
     bundle = os.path.join(comp, "dist", name + ".zip")
     if code or not os.path.exists(bundle):
-        lines = [l for l in (err + out).splitlines() if l.strip()]
-        return False, "build: " + (lines[-1] if lines else "exit %d" % code)[:300], comp
+        lines = [l.strip() for l in (err + out).splitlines() if l.strip()]
+        errors = [l for l in lines if "error" in l.lower()] or lines
+        return False, "build: " + (errors[0] if errors else "exit %d" % code)[:300], comp
     return True, "", comp
 
 
