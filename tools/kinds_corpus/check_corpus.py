@@ -6,9 +6,9 @@ every figure with the task's official scorer run on the same files.
     python3 tools/kinds_corpus/check_corpus.py --corpus /tmp/kinds-corpus [--main /work/main] [--only NAME ...]
 
 For each task (manifest.json):
-  1. `python3 MAIN/build_bundle.py new NAME --kind KIND --gold-dir CORPUS/NAME/gold --dir WORK/NAME --keys K,...`
-  2. the organizer's edit: the manifest's `scoring_json` fields laid over scoring_programs/NAME/scoring.json
-     (nothing else is written: no scorer code);
+  1. `python3 MAIN/build_bundle.py new NAME --kind KIND --gold-dir CORPUS/NAME/gold --dir WORK/NAME`
+  2. the organizer's edits: the manifest's `scoring_json` fields laid over scoring_programs/NAME/scoring.json,
+     and the leaderboard columns of bundles/NAME/task.yaml set to its keys (no scorer code is written);
   3. `build_bundle.py build WORK/NAME`;
   4. each run zipped under the submission name and replayed (`build_bundle.py replay dist/NAME.zip RUN.zip
      --phase N --json`, N the phase of the run's split);
@@ -217,16 +217,30 @@ def phase_numbers(task_yaml):
     return numbers
 
 
+LOWER_IS_BETTER = ("mae", "rmse")
+
+
+def set_columns(task_yaml, keys):
+    """The organizer's second edit: the leaderboard's columns follow scoring.json's keys (the first ranks)."""
+    text = open(task_yaml, encoding="utf-8").read()
+    m = re.search(r"^(  columns:[^\n]*\n)((?:    .*\n|\s*\n)*?)(?=\S|\Z)", text, re.M)
+    if not m:
+        raise RuntimeError("no leaderboard columns in %s" % task_yaml)
+    block = "".join('    - key: %s\n      label: "%s"\n      sort: %s\n      numeric_format: 4\n'
+                    % (k, k, "asc" if k in LOWER_IS_BETTER else "desc") for k in keys) + "\n"
+    with open(task_yaml, "w", encoding="utf-8") as f:
+        f.write(text[:m.start(2)] + block + text[m.end(2):])
+
+
 def stand_up(main, corpus, entry, work):
     """(ok, note, comp folder): new, the scoring.json edit, build."""
     name = entry["name"]
     comp = os.path.join(work, name)
     shutil.rmtree(comp, ignore_errors=True)
-    keys = entry["scoring_json"].get("keys")
+    # `new` with the kind's default keys; the keys and options then go in scoring.json, as `new --help` says
+    # an organizer adapts a task (some keys need an option first: qwk a label range, subset keys the subset)
     cmd = [sys.executable, os.path.join(main, "build_bundle.py"), "new", name, "--kind", entry["kind"],
            "--gold-dir", os.path.join(corpus, name, "gold"), "--dir", comp]
-    if keys:
-        cmd += ["--keys", ",".join(keys)]
     code, out, err = sh(cmd)
     if code:
         return False, "new: " + ((err or out).strip().splitlines() or ["exit %d" % code])[-1][:300], comp
@@ -236,6 +250,8 @@ def stand_up(main, corpus, entry, work):
     with open(config_path, "w", encoding="utf-8") as f:
         json.dump(config, f, indent=1, ensure_ascii=False)
         f.write("\n")
+    if config.get("keys"):
+        set_columns(os.path.join(comp, "bundles", name, "task.yaml"), config["keys"])
     code, out, err = sh([sys.executable, os.path.join(main, "build_bundle.py"), "build", comp])
     bundle = os.path.join(comp, "dist", name + ".zip")
     if code or not os.path.exists(bundle):
