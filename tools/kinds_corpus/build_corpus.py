@@ -389,7 +389,7 @@ def _perturb_tags(rng, sents, rate, types, scheme):
                         new[i] = "O"  # the chunk now starts with I- (conlleval starts a chunk there)
                 i = j
             else:
-                if tags[i] == "O" and rng.random() < rate / 20:
+                if tags[i] == "O" and s[i][0] != "-DOCSTART-" and rng.random() < rate / 20:
                     new[i] = ("I-" if scheme == "iob1" else "B-") + rng.choice(types)
                 i += 1
         out.append([[f[0], t] for f, t in zip(s, new)])

@@ -278,6 +278,27 @@ def replay(main, comp, entry, corpus, run, phases, work):
     return report.get("scores", {}), ""
 
 
+def write_direct_config(work, entry):
+    """--direct: the scoring.json the organizer would have (kind, gold name, the manifest's fields)."""
+    config = dict(entry["scoring_json"], kind=entry["kind"], reference=entry["gold_name"])
+    path = os.path.join(work, entry["name"] + ".scoring.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(config, f, indent=1)
+    return path
+
+
+def score_direct(main, config, entry, corpus, run):
+    """The generic program on the run's split gold and the run, as `evaluate.py --gold G --pred P --json`."""
+    gold = os.path.join(corpus, entry["name"], "gold", run["phase"], entry["gold_name"])
+    env = dict(ENV, GENERIC_SCORING_CONFIG=config)
+    result = subprocess.run([sys.executable, os.path.join(main, "scoring_programs", "generic", "evaluate.py"),
+                             "--gold", gold, "--pred", os.path.join(corpus, entry["name"], run["file"]), "--json"],
+                            capture_output=True, env=env, timeout=1200)
+    if result.returncode:
+        return None, result.stderr.decode("utf-8", "replace").strip()[-300:]
+    return json.loads(result.stdout.decode("utf-8"))["scores"], ""
+
+
 def compare(entry, official, ours):
     """[(figure, official, ours or None, equal)] over the manifest's `compare` table."""
     rows = []
@@ -305,6 +326,9 @@ def main():
     parser.add_argument("--official-only", action="store_true")
     parser.add_argument("--record", action="store_true")
     parser.add_argument("--json", help="write the detailed results to this file")
+    parser.add_argument("--direct", action="store_true",
+                        help="where `new` does not offer a task's kind yet, score its runs with the checkout's "
+                             "scoring_programs/generic/evaluate.py directly (figures only; stood up stays n)")
     args = parser.parse_args()
     entries = json.load(open(args.manifest, encoding="utf-8"))
     work = os.path.abspath(args.work or os.path.join(os.path.dirname(os.path.abspath(args.corpus)), "kinds-corpus-work"))
@@ -334,14 +358,20 @@ def main():
                 entry["official_figures"] = official
             continue
         ok, note, comp = stand_up(args.main, corpus, entry, work)
-        if not ok:
+        direct = None
+        if not ok and "invalid choice" in note and args.direct:
+            direct = write_direct_config(work, entry)
+        elif not ok:
             table.append((name, entry["kind"], "n", "-", note))
             details.append({"task": name, "stood_up": False, "note": note})
             continue
-        phases = phase_numbers(os.path.join(comp, "bundles", name, "task.yaml"))
+        phases = phase_numbers(os.path.join(comp, "bundles", name, "task.yaml")) if ok else {}
         all_equal, diffs, n_cmp = True, [], 0
         for run in runs:
-            ours, problem = replay(args.main, comp, entry, corpus, run, phases, work)
+            if direct:
+                ours, problem = score_direct(args.main, direct, entry, corpus, run)
+            else:
+                ours, problem = replay(args.main, comp, entry, corpus, run, phases, work)
             if "error" in official[run["name"]]:
                 diffs.append("%s: official scorer failed: %s" % (run["name"], official[run["name"]]["error"][:120]))
                 all_equal = False
@@ -358,7 +388,9 @@ def main():
                     diffs.append("%s %s: official %s, ours %s" % (run["name"], fig, off, "missing" if mine is None else "%.10g" % mine))
             details.append({"task": name, "run": run["name"], "official": official[run["name"]], "ours": ours,
                             "compared": [list(r) for r in rows]})
-        table.append((name, entry["kind"], "y", "y" if all_equal and n_cmp else "n",
+        if direct:
+            diffs.insert(0, "new does not offer the kind yet: scored directly by scoring_programs/generic/evaluate.py")
+        table.append((name, entry["kind"], "n" if direct else "y", "y" if all_equal and n_cmp else "n",
                       "%d figures over %d runs" % (n_cmp, len(runs)) + ("; " + "; ".join(diffs[:6]) if diffs else "")
                       + (" (+%d more)" % (len(diffs) - 6) if len(diffs) > 6 else "")))
     if args.official_only:
