@@ -558,9 +558,21 @@ def b_ec(src, task, p):
         task.run("perturbed-%d" % (k + 1), ours(pred), {"pred.txt": official}, source="perturbed")
 
 
+def b_emocontext(src, task, p):
+    """SemEval-2019 Task 3: id, turn1, turn2, turn3, label (tab separated, header): the gold and the runs as they are."""
+    text = src.text("gold_test")
+    lines = text.splitlines()
+    task.gold("test", text)
+    task.gold("dev", "\n".join(lines[:p.get("dev_items", 500) + 1]) + "\n")
+    task.official("gold/test.txt", text)
+    copy_scorers(src, task)
+    for role in src.roles("run:"):
+        task.run(role[4:], src(role), {"test.txt": src(role)})
+
+
 BUILDERS = {"sts": b_sts, "emoint": b_emoint, "asap": b_asap, "squad": b_squad, "wmt": b_wmt, "mediqa": b_mediqa,
             "conll": b_conll, "msmarco": b_msmarco, "trec": b_trec, "semeval2017_4a": b_semeval2017_4a,
-            "stance": b_stance, "ec": b_ec}
+            "stance": b_stance, "ec": b_ec, "emocontext": b_emocontext}
 
 
 def main():

@@ -198,6 +198,31 @@ class Figures(Official):
         out = must(["perl", self.p("scorer", "eval.pl"), self.p("official", "gold", "gold.txt"), os.path.join(rdir, "guess.txt")])
         return {"Macro F": float(re.search(r"Macro F:\s*(\S+)", out).group(1))}
 
+    def f_emocontext(self, rdir, run):
+        """The starting kit's getMetrics (baseline.py), run on one-hot arrays as the kit builds them. The kit imports
+        keras at the top for its model; only getMetrics is taken (by its source), with keras' to_categorical
+        (one-hot of width max + 1) given by numpy."""
+        code = ("import ast, sys, numpy as np\n"
+                "src = open(%r, encoding='utf-8').read()\n"
+                "fn = [n for n in ast.parse(src).body if isinstance(n, ast.FunctionDef) and n.name == 'getMetrics'][0]\n"
+                "ns = {'np': np, 'NUM_CLASSES': 4, 'label2emotion': {0: 'others', 1: 'happy', 2: 'sad', 3: 'angry'},\n"
+                "      'to_categorical': lambda y: np.eye(int(np.max(y)) + 1)[np.asarray(y, dtype=int)]}\n"
+                "exec(compile(ast.Module(body=[fn], type_ignores=[]), 'getMetrics', 'exec'), ns)\n"
+                "e2l = {'others': 0, 'happy': 1, 'sad': 2, 'angry': 3}\n"
+                "def labels(path):\n"
+                "    rows = [l.rstrip('\\n').split('\\t') for l in open(path, encoding='utf-8')][1:]\n"
+                "    return [e2l[r[4]] for r in rows if len(r) > 1]\n"
+                "g, p = labels(%r), labels(%r)\n"
+                "acc, mp, mr, mf = ns['getMetrics'](np.eye(4)[p], np.eye(4)[g])\n"
+                "print('RESULT', repr(float(acc)), repr(float(mp)), repr(float(mr)), repr(float(mf)))\n"
+                % (self.p("scorer", "baseline.py"), self.p("official", "gold", "test.txt"), os.path.join(rdir, "test.txt")))
+        out = must([sys.executable, "-c", code])
+        line = [l for l in out.splitlines() if l.startswith("RESULT")][0].split()[1:]
+        figs = dict(zip(("accuracy", "micro_precision", "micro_recall", "micro_f1"), map(float, line)))
+        m = re.search(r"Macro Precision : ([\d.]+), Macro Recall : ([\d.]+), Macro F1 : ([\d.]+)", out)
+        figs.update({"macro_precision": float(m.group(1)), "macro_recall": float(m.group(2)), "macro_f1 (of macro P and R)": float(m.group(3))})
+        return figs
+
     def f_ec(self, rdir, run):
         out = must([self.py2, self.p("scorer", "evaluate.py"), "3", os.path.join(rdir, "pred.txt"), self.p("official", "gold", "gold.txt")],
                    cwd=self.p("scorer"))
