@@ -414,10 +414,12 @@ def b_conll(src, task, p):
 
     for role in src.roles("run:"):
         pred = _conll_sentences(src.text(role))
-        if [len(s) for s in pred] != [len(s) for s in gold] or any(
-                a[0] != b[0] for gs, ps in zip(gold, pred) for a, b in zip(gs, ps)):
-            print("%s: %s does not align with the gold token by token; skipped" % (task.entry["name"], role))
+        if [len(s) for s in pred] != [len(s) for s in gold]:
+            print("%s: %s does not align with the gold sentence by sentence; skipped" % (task.entry["name"], role))
             continue
+        changed = sum(1 for gs, ps in zip(gold, pred) for a, b in zip(gs, ps) if a[0] != b[0])
+        if changed:  # the official scorers pair tags by position; the run's own tokens stay in its file
+            print("%s: %s changes %d tokens of the gold (kept: tags are paired by position)" % (task.entry["name"], role, changed))
         pred = [[[f[0], f[-1]] for f in s] for s in pred]
         task.run(role[4:], _conll_text(pred), official_merged(pred))
     for k, rate in enumerate(p["rates"]):
