@@ -116,13 +116,22 @@ def new_main(argv, how):
                "  ranking         JSON {query id: correct option id} or CSV id,answer, with options.json beside it:\n"
                "                  {query id: [option ids]}, every query's options, which participants rank;\n"
                "                  or TREC qrels lines (qid iter docid grade; any other extension, e.g. qrels.txt),\n"
-               "                  with topics.tsv (qid<TAB>text) and options.json (candidates) optional beside it\n\n"
+               "                  with topics.tsv (qid<TAB>text) and options.json (candidates) optional beside it\n"
+               "  text            JSON {id: text or [texts]}, a SQuAD dataset (v1.1 or v2.0), or CSV/TSV id,answer\n"
+               "                  (several rows of one id: several references); EM/F1, BLEU, chrF, ROUGE\n"
+               "  regression      CSV or TSV with columns id,score (numbers); Pearson, Spearman, MAE, RMSE, R2, QWK\n"
+               "  sequence        CoNLL columns (token ... tag, blank lines between sentences) or JSON lines\n"
+               "                  {\"id\", \"tokens\", \"tags\"}; chunk F1 as conlleval, per type, token accuracy\n"
+               "  (any kind: CSV or TSV, any column names: --set id_column=ID --set label_column=Stance)\n\n"
                "exit status: 0 the task was written; 2 nothing was written (a bad argument, or a gold that would "
                "not build)" % (command, command, command, command, resources.GENERIC / "README.md"))
     parser.add_argument("name", help="the task's name, e.g. sentiment (names its folders and dist/NAME.zip)")
-    parser.add_argument("--kind", required=True, choices=generic_kits.KINDS,
-                        help="classification (id,label CSV), multilabel (id,labels CSV), spans (character "
-                             "offsets), ranking (multiple choice, or TREC qrels)")
+    parser.add_argument("--kind", choices=generic_kits.KINDS,
+                        help="classification (id,label CSV or TSV), multilabel (id,labels), spans (character "
+                             "offsets), ranking (multiple choice, or TREC qrels), text (references: JSON, SQuAD, "
+                             "CSV/TSV), regression (id,score), sequence (CoNLL columns or JSON lines); without it, "
+                             "the kind the gold of --gold-dir says it is (numbers: regression, tags: sequence, "
+                             "qrels: ranking, SQuAD: text), named in a note")
     parser.add_argument("--gold-dir", help="your gold: dev/ and test/ folders, or one file split by id into "
                                            "development (about 20%%) and test (default: synthetic sample data)")
     parser.add_argument("--dir", help="the competition folder to write into, created if need be (default: %s)"
@@ -130,13 +139,19 @@ def new_main(argv, how):
     parser.add_argument("--title", help="the competition's title (default: from the name)")
     parser.add_argument("--keys", help="score keys, comma-separated, the first ranking (default: %s)" % "; ".join(
         "%s: %s" % (k, ",".join(v)) for k, v in sorted(new_task.DEFAULT_KEYS.items())))
+    parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", dest="settings",
+                        help="a scoring.json field of the kind, known before your gold is read (repeatable; "
+                             "VALUE is JSON, or text): e.g. --set id_column=ID --set label_column=Stance, "
+                             "--set 'label_range=[0, 3]', --set 'subset_labels=[\"FAVOR\", \"AGAINST\"]', "
+                             "--set docstart=token; the fields are in the generic metric card")
     args = parser.parse_args(argv)
     keys = [k.strip() for k in args.keys.split(",") if k.strip()] if args.keys else None
     folder = Path(args.dir if args.dir else default_folder if default_folder is not None else ".").resolve()
     notes = []
     try:
+        settings = dict(new_task.parse_setting(text) for text in args.settings)
         written = new_task.create(args.name, args.kind, args.gold_dir, args.title, keys, root=folder,
-                                  command=command, notes=notes)
+                                  command=command, notes=notes, settings=settings)
     except new_task.NewTaskError as exc:
         print("new: %s" % exc, file=sys.stderr)
         return 2

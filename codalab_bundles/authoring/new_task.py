@@ -116,7 +116,7 @@ def _id_column(kind, data, name, config):
         return
     header = next(csv.reader(io.StringIO(data.decode("utf-8-sig", "replace"))), [])
     found = [cell.strip() for cell in header if cell.strip().lower() == "id"]
-    if len(found) == 1:
+    if len(found) == 1 and "id_column" not in config:
         config["id_column"] = found[0]
 
 
@@ -255,14 +255,68 @@ def _qrels_example(keys):
     return QRELS_PROSE, json.dumps(example, indent=1, sort_keys=True)
 
 
+def parse_setting(text):
+    """``FIELD=VALUE`` of ``new --set`` as (field, value): the value is JSON when it reads as JSON (numbers, true,
+    lists, objects), else the text itself (a column name, a file name)."""
+    field, sep, value = text.partition("=")
+    if not sep or not field.strip():
+        raise NewTaskError("--set %s: write FIELD=VALUE, e.g. --set label_column=Stance or --set "
+                           "'label_range=[1, 5]'" % text)
+    try:
+        return field.strip(), json.loads(value)
+    except ValueError:
+        return field.strip(), value
+
+
+def gold_file(gold_dir):
+    """The organizer's gold file under ``gold_dir`` (a file, a folder holding one, or dev/ and test/ folders:
+    the development one), or None when there is no single one."""
+    path = Path(gold_dir)
+    if path.is_file():
+        return path
+    if (path / "dev").is_dir():
+        path = path / "dev"
+    files = [p for p in sorted(path.iterdir()) if p.is_file() and p.name not in _BESIDE_GOLD] \
+        if path.is_dir() else []
+    return files[0] if len(files) == 1 else None
+
+
+def infer_kind(gold_dir, notes=None):
+    """The kind a gold says it is (numbers: regression, tag columns: sequence, qrels: ranking, ...), for ``new``
+    without --kind; NewTaskError when the gold does not say."""
+    path = gold_file(gold_dir)
+    if path is None:
+        raise NewTaskError("--kind is needed: no single gold file found in %s to tell the kind from" % gold_dir)
+    look = gold_sniff.sniff(path)
+    kind = look.kind
+    if kind is None and look.form == "table":
+        named = [(column, c) for column, c in look.columns.items() if column.strip().lower() in
+                 ("label", "labels", "score", "answer", "spans")]
+        if len(named) == 1 and named[0][1].holds == "numbers" and gold_sniff._is_score(named[0][1]):
+            kind = "regression"
+    if kind not in generic_kits.KINDS:
+        raise NewTaskError("--kind is needed: %s, and no kind is certain from it (%s)"
+                           % (gold_sniff.kind_named(look), ", ".join(generic_kits.KINDS)))
+    if notes is not None:
+        notes.append("the gold looks like %s: kind %s chosen from it (give --kind to choose another)"
+                     % (look.detail, kind))
+    return kind
+
+
 def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=ROOT, command="codalab-bundles",
-           notes=None):
+           notes=None, settings=None):
     """Write the task's files in the competition folder ``root``; returns the paths written. ``command`` is how
     the user calls the tool (for the folder's README); ``notes`` (a list) gets what the organizer should know of
-    the task made. Raises NewTaskError, before anything is written: a gold that would not build is refused."""
+    the task made; ``settings`` ({field: value}, new --set) are scoring.json fields of the kind (columns, options),
+    known before the gold is read. ``kind`` None: the gold's own (infer_kind). Raises NewTaskError, before
+    anything is written: a gold that would not build is refused."""
     if not NAME_RE.match(name or ""):
         raise NewTaskError("the task name %r must be lower-case letters and digits, words joined by '-' "
                            "(e.g. sentiment or hotel-reviews): it names folders and bundle files" % name)
+    if kind is None:
+        if gold_dir is None:
+            raise NewTaskError("--kind is needed without --gold-dir (one of %s)" % ", ".join(generic_kits.KINDS))
+        kind = infer_kind(gold_dir, notes)
     if kind not in generic_kits.KINDS:
         raise NewTaskError("--kind is one of %s" % ", ".join(generic_kits.KINDS))
     root = Path(root)
@@ -274,6 +328,11 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
     chosen_keys = keys
     keys = list(keys or DEFAULT_KEYS[kind])
     config = {"kind": kind, "keys": keys, "title": title or name.replace("-", " ").title()}
+    settings = dict(settings or {})
+    for field in ("kind", "keys", "title"):
+        if field in settings:
+            raise NewTaskError("--set %s: give it as --%s" % (field, field))
+    config.update(settings)
     layout = None
     if kind == "spans":
         config["reference"] = "gold.csv"  # the sample gold: the released tsd_*.csv layout (spans,text)
@@ -283,7 +342,8 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
         if kind == "ranking" and config_module.file_format(reference) == "lines":
             # TREC qrels: graded measures, a TREC run, and the two settings written out for the organizer to see
             keys = list(chosen_keys or QRELS_KEYS)
-            config.update(keys=keys, submission="run.txt", relevance_threshold=1, missing_queries="zero")
+            config.update(dict(dict(submission="run.txt", relevance_threshold=1, missing_queries="zero"),
+                               **settings), keys=keys)
     problems = config_module.check_config(config)
     if problems:
         raise NewTaskError("scoring.json would be wrong: %s" % "; ".join(problems))
