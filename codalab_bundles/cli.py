@@ -114,13 +114,16 @@ def new_main(argv, how):
                "  spans           CSV with columns spans,text (and id), spans a list such as [4, 5, 6], or lines\n"
                "                  <id><TAB>[offsets] (then participants get only the ids)\n"
                "  ranking         JSON {query id: correct option id} or CSV id,answer, with options.json beside it:\n"
-               "                  {query id: [option ids]}, every query's options, which participants rank\n\n"
+               "                  {query id: [option ids]}, every query's options, which participants rank\n"
+               "  custom          no --gold-dir: a sample gold.csv (id,text,label) that the skeleton\n"
+               "                  scoring_programs/NAME/evaluate.py scores (accuracy); edit both, then rebuild\n\n"
                "exit status: 0 the task was written; 2 nothing was written (a bad argument, or a gold that would "
                "not build)" % (command, command, command, command, resources.GENERIC / "README.md"))
     parser.add_argument("name", help="the task's name, e.g. sentiment (names its folders and dist/NAME.zip)")
-    parser.add_argument("--kind", required=True, choices=generic_kits.KINDS,
+    parser.add_argument("--kind", required=True, choices=generic_kits.KINDS + (new_task.CUSTOM,),
                         help="classification (id,label CSV), multilabel (id,labels CSV), spans (character "
-                             "offsets), ranking (multiple choice)")
+                             "offsets), ranking (multiple choice); custom: when no kind fits, a skeleton "
+                             "evaluate.py of your own to edit (it scores its sample gold as written)")
     parser.add_argument("--gold-dir", help="your gold: dev/ and test/ folders, or one file split by id into "
                                            "development (about 20%%) and test (default: synthetic sample data)")
     parser.add_argument("--dir", help="the competition folder to write into, created if need be (default: %s)"

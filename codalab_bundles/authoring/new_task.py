@@ -16,7 +16,7 @@ from pathlib import Path
 import jinja2
 
 from .. import loading, resources
-from . import build, generic_kits
+from . import build, custom_task, generic_kits
 from .render import yaml_quote
 from .taskdef import ROOT, task_names
 
@@ -33,6 +33,7 @@ LABELS = {"macro_f1": "Macro-F1", "accuracy": "Accuracy", "micro_f1": "Micro-F1"
           "spans_recall": "Recall", "mrr": "MRR", "hits_at_3": "Hits@3", "hits_at_5": "Hits@5",
           "hits_at_10": "Hits@10"}
 SPLITS = ("dev", "test")
+CUSTOM = custom_task.KIND  # a program of its own: not a generic kind
 
 
 class NewTaskError(Exception):
@@ -146,13 +147,15 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
     if not NAME_RE.match(name or ""):
         raise NewTaskError("the task name %r must be lower-case letters and digits, words joined by '-' "
                            "(e.g. sentiment or hotel-reviews): it names folders and bundle files" % name)
-    if kind not in generic_kits.KINDS:
-        raise NewTaskError("--kind is one of %s" % ", ".join(generic_kits.KINDS))
+    if kind not in generic_kits.KINDS + (CUSTOM,):
+        raise NewTaskError("--kind is one of %s" % ", ".join(generic_kits.KINDS + (CUSTOM,)))
     root = Path(root)
     folders = (root / "bundles" / name, root / "scoring_programs" / name, root / "reference_data" / name)
     taken = [str(f.relative_to(root)) for f in folders if f.exists()]
     if taken or name in task_names(root / "bundles") or name in ("common", "generic"):
         raise NewTaskError("%s already exists: choose another name" % (", ".join(taken) or name))
+    if kind == CUSTOM:
+        return _create_custom(name, title, gold_dir, keys, today, root, command)
     config_module = generic_kits.generic_config()
     keys = list(keys or DEFAULT_KEYS[kind])
     config = {"kind": kind, "keys": keys, "title": title or name.replace("-", " ").title()}
@@ -218,14 +221,61 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
         for split, files in sorted(layout.items()):
             for file_name, data in sorted(files.items()):
                 write(reference_dir / split / file_name, data)
-    readme = root / "README.md"
+    _update_folder_readme(root, command, write)
+    return written
+
+
+def _update_folder_readme(root, command, write):
+    """The folder's README.md: written when there is none, else its list of tasks brought up to date."""
+    readme = Path(root) / "README.md"
     if not readme.exists():
-        write(readme, env.get_template("folder-README.md.j2").render(tasks=_task_list(root), command=command))
+        write(readme, _environment().get_template("folder-README.md.j2").render(tasks=_task_list(root),
+                                                                                 command=command))
     else:  # the list of tasks of a README that new wrote (the rest may be the organizer's own)
         text = readme.read_text(encoding="utf-8")
         start, end = text.find(TASKS_BEGIN), text.find(TASKS_END)
         if 0 <= start < end:
             write(readme, text[:start] + _task_list(root) + text[end + len(TASKS_END):])
+
+
+def _create_custom(name, title, gold_dir, keys, today, root, command):
+    """``new NAME --kind custom`` (custom_task): a skeleton scoring program and its sample, which build as written."""
+    if gold_dir is not None:
+        raise NewTaskError("--kind custom starts from its sample gold (gold.csv: id,text,label), which the skeleton "
+                           "evaluate.py scores; put your gold in reference_data/%s/dev/ and test/ once evaluate.py "
+                           "reads it (leave out --gold-dir)" % name)
+    if keys:
+        raise NewTaskError("--kind custom writes the keys its skeleton evaluate.py computes (%s); list yours in "
+                           "scoring_programs/%s/score_keys.txt and task.yaml once evaluate.py writes them (leave out "
+                           "--keys)" % (", ".join(custom_task.KEYS), name))
+    root = Path(root)
+    title = title or name.replace("-", " ").title()
+    made = custom_task.files(name, title, command)  # runs the skeleton on its card's example: before any write
+    written = []
+
+    def write(path, data):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+        written.append(path)
+
+    env = _environment()
+    today = today or datetime.date.today()
+    dev_start = datetime.datetime(today.year, today.month, today.day) + datetime.timedelta(days=1)
+    test_start = dev_start + datetime.timedelta(weeks=6)
+    keys = list(custom_task.KEYS)
+    bundle = root / "bundles" / name
+    write(bundle / "task.yaml", env.get_template("task.yaml.j2").render(
+        name=name, kind=CUSTOM, title=title, today=today.isoformat(), keys=keys, labels=LABELS, command=command,
+        description="Predict the label of each item; ranked by %s." % LABELS.get(keys[0], keys[0]),
+        dev_start=dev_start, test_start=test_start, end_date=test_start + datetime.timedelta(weeks=2, seconds=-1)))
+    for page in ("overview", "evaluation", "data", "terms"):
+        write(bundle / "pages" / ("%s.html.j2" % page), (TEMPLATES / "pages" / ("%s.html.j2" % page)).read_bytes())
+    write(bundle / "logo.png", loading.load_file(resources.MAKE_LOGO, "make_logo_for_new").logo_png(name))
+    for relative, text in sorted(made.items()):
+        write(root / relative, text)
+    sample = loading.load_file(bundle / "sample_data.py", "custom_sample_%s" % name.replace("-", "_"))
+    written.extend(sample.write(root / "reference_data" / name))
+    _update_folder_readme(root, command, write)
     return written
 
 
@@ -241,7 +291,7 @@ def _task_list(root):
             config = json.loads((Path(root) / "scoring_programs" / task / "scoring.json").read_text(encoding="utf-8"))
             scored = "%s, scored by `scoring_programs/%s/scoring.json`" % (config["kind"], task)
         except (OSError, ValueError, KeyError, TypeError):
-            scored = "its own scoring program"
+            scored = "its own scoring program, `scoring_programs/%s/evaluate.py`" % task
         lines.append("- `%s` (%s): `bundles/%s/task.yaml`, `reference_data/%s/`; builds `dist/%s.zip`"
                      % (task, scored, task, task, task))
     return "\n".join([TASKS_BEGIN] + lines + [TASKS_END])

@@ -299,6 +299,9 @@ def main(score, title, program, derived, argv):
     except (UsageError, ValueError) as exc:  # ValueError: resampling with no item
         sys.stderr.write("evaluate.py: %s\n" % exc)
         return 2
+    except scoring_base.ScoringProgramError as exc:  # the per-item figures the task gave as a function
+        sys.stderr.write("%s\n" % (scoring_run.PROGRAM_ERROR % exc))
+        return 1
     except ScoringFailed as exc:
         sys.stderr.write("%s\n" % exc)
         for warning in warnings:
