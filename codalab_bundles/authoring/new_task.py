@@ -4,7 +4,8 @@ Writes, in a competition folder (by default the current one; this repository for
 bundles/NAME/ (task.yaml, pages rendered from it at build time, logo, derive hooks, sample-data generator),
 scoring_programs/NAME/ (metadata, scoring.json, metric card: the generic scoring program, no code) and
 reference_data/NAME/<split>/ (sample gold, or the organizer's gold split into phases), and the folder's README.md
-(what to edit, how to build) when it has none.
+(what to edit, how to build) when it has none. ``--kind custom`` (custom_task.py, no generic kind) writes instead a
+skeleton evaluate.py of the task's own, with its sample gold, hooks and kit, which build as written.
 """
 import csv
 import datetime
