@@ -176,7 +176,7 @@ def _score(score, ref_dir, res_dir):
 
 
 def _items(result, what):
-    items = result.items
+    items = scoring_base.result_items(result)
     if items is None:
         raise UsageError("there are no per-item figures for this submission, so %s cannot be done" % what)
     return items

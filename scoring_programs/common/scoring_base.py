@@ -96,10 +96,6 @@ class Result(object):
     def items(self):
         if callable(self._items):
             self._items = self._items()
-            problem = _items_problem(self._items, "the Result's items function returned")
-            if problem:
-                self._items = None
-                raise ScoringProgramError(problem)
         return self._items
 
 
@@ -221,11 +217,22 @@ def _result_problem(result):
     return None
 
 
+def result_items(result):
+    """``result.items`` as the runtime uses them (built now when the task gave a function): ScoringProgramError when
+    they are not an Items or None. check_result has checked items given as they are; these came from the function."""
+    items = result.items
+    problem = _items_problem(items, "the Result's items function returned")
+    if problem:
+        raise ScoringProgramError(problem)
+    return items
+
+
 def check_result(result):
     """``result`` when it is a Result the runtime can write (scores a list of (key, value) pairs with keys that
     are column keys, given once, and finite numbers; html, hidden_gold_html and program text or None; notes and
     warnings text; items an Items, a function returning one, or None); else ScoringProgramError saying what is
-    wrong, by type only (a value could be gold data). Items given as a function are checked when it is called."""
+    wrong, by type only (a value could be gold data). Items given as a function are checked when the runtime calls
+    it (result_items)."""
     problem = _result_problem(result)
     if problem:
         raise ScoringProgramError(problem)

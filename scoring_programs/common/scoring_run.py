@@ -18,7 +18,7 @@ from collections import OrderedDict
 import signature as signatures
 from report_html import add_to_page, page, paragraph, section, table
 from scoring_base import (GOLD_PUBLIC_MARKER, HIDDEN_GOLD_RULE, VERSION, ReferenceDataError, ScoringProgramError,
-                          SubmissionError, check_result, format_score, is_stray, plural)
+                          SubmissionError, check_result, format_score, is_stray, plural, result_items)
 
 SCORES_TXT = "scores.txt"
 SCORES_JSON = "scores.json"
@@ -100,7 +100,7 @@ def page_for(title, result, public, signature=None):
         return None
     if public:
         html = result.html
-        items = result.items
+        items = result_items(result)
         extra = [items_section(items)] if items is not None else []
     else:
         html, extra = result.hidden_gold_html or _scores_page(title, result.scores), []
