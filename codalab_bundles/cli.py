@@ -122,16 +122,19 @@ def new_main(argv, how):
                "  regression      CSV or TSV with columns id,score (numbers); Pearson, Spearman, MAE, RMSE, R2, QWK\n"
                "  sequence        CoNLL columns (token ... tag, blank lines between sentences) or JSON lines\n"
                "                  {\"id\", \"tokens\", \"tags\"}; chunk F1 as conlleval, per type, token accuracy\n"
+               "  custom          no --gold-dir: a sample gold.csv (id,text,label) that the skeleton\n"
+               "                  scoring_programs/NAME/evaluate.py scores (accuracy); edit both, then rebuild\n"
                "  (any kind: CSV or TSV, any column names: --set id_column=ID --set label_column=Stance)\n\n"
                "exit status: 0 the task was written; 2 nothing was written (a bad argument, or a gold that would "
                "not build)" % (command, command, command, command, resources.GENERIC / "README.md"))
     parser.add_argument("name", help="the task's name, e.g. sentiment (names its folders and dist/NAME.zip)")
-    parser.add_argument("--kind", choices=generic_kits.KINDS,
+    parser.add_argument("--kind", choices=generic_kits.KINDS + (new_task.CUSTOM,),
                         help="classification (id,label CSV or TSV), multilabel (id,labels), spans (character "
                              "offsets), ranking (multiple choice, or TREC qrels), text (references: JSON, SQuAD, "
                              "CSV/TSV), regression (id,score), sequence (CoNLL columns or JSON lines); without it, "
                              "the kind the gold of --gold-dir says it is (numbers: regression, tags: sequence, "
-                             "qrels: ranking, SQuAD: text), named in a note")
+                             "qrels: ranking, SQuAD: text), named in a note; custom: when no kind fits, a "
+                             "skeleton evaluate.py of your own to edit (it scores its sample gold as written)")
     parser.add_argument("--gold-dir", help="your gold: dev/ and test/ folders, or one file split by id into "
                                            "development (about 20%%) and test (default: synthetic sample data)")
     parser.add_argument("--dir", help="the competition folder to write into, created if need be (default: %s)"

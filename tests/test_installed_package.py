@@ -183,3 +183,24 @@ def test_a_task_with_a_scoring_program_of_its_own_builds_in_an_organizers_folder
     # the same bytes as this repository's build of the task
     assert (folder / "dist" / "recipe-mpr.zip").read_bytes() == built_bundles["recipe-mpr"].codabench.read_bytes()
     assert tool("validate", "dist/recipe-mpr.zip", cwd=folder).stdout.strip().endswith("OK: nothing to change")
+
+
+def test_a_custom_task_from_new_builds_and_scores_in_an_organizers_folder(tool):
+    """new --kind custom with the installed tool: the skeleton evaluate.py finds the runtime the wheel ships (packed
+    beside it by build and score), and its sample scores as counted by hand (tests/test_custom_kind.py)."""
+    folder = tool.work / "custom-kind"
+    folder.mkdir()
+    proc = tool("new", "grading", "--kind", "custom", cwd=folder)
+    assert "wrote scoring_programs/grading/evaluate.py" in proc.stdout
+    assert not (folder / "scoring_programs" / "grading" / "scoring.json").exists()
+    proc = tool("build", cwd=folder)
+    assert proc.stdout.count(": Finished accuracy=0.7500") == 2 and proc.stdout.count(": Finished accuracy=0.6667") == 2
+    assert tool("validate", "dist/grading.zip", cwd=folder).stdout.strip().endswith("OK: nothing to change")
+    gold = folder / "reference_data" / "grading" / "dev" / "gold.csv"
+    run = folder / "run.csv"
+    run.write_text("id,label\n" + "".join("%d,positive\n" % i for i in range(1, 9)))  # 4 of the 8 are positive
+    report = json.loads(tool("score", "grading", gold, run, "--json", "--ci", cwd=folder).stdout)
+    assert report["scores"] == {"accuracy": 0.5} and report["signature"]["program"] == "grading"
+    run.write_text("id,label\n1,positive\n")
+    proc = tool("score", "grading", gold, run, cwd=folder, ok=(1,))
+    assert proc.stderr == "Submission error: run.csv: 7 items have no prediction (the first: id '2')\n"

@@ -4,7 +4,8 @@ Writes, in a competition folder (by default the current one; this repository for
 bundles/NAME/ (task.yaml, pages rendered from it at build time, logo, derive hooks, sample-data generator),
 scoring_programs/NAME/ (metadata, scoring.json, metric card: the generic scoring program, no code) and
 reference_data/NAME/<split>/ (sample gold, or the organizer's gold split into phases), and the folder's README.md
-(what to edit, how to build) when it has none.
+(what to edit, how to build) when it has none. ``--kind custom`` (custom_task.py, no generic kind) writes instead a
+skeleton evaluate.py of the task's own, with its sample gold, hooks and kit, which build as written.
 """
 import csv
 import datetime
@@ -17,7 +18,7 @@ from pathlib import Path
 import jinja2
 
 from .. import loading, resources
-from . import build, generic_kits, gold_sniff
+from . import build, custom_task, generic_kits, gold_sniff
 from .render import yaml_quote
 from .taskdef import ROOT, task_names
 
@@ -45,6 +46,7 @@ LABELS = {"macro_f1": "Macro-F1", "accuracy": "Accuracy", "micro_f1": "Micro-F1"
           "precision": "Precision", "recall": "Recall",
 }
 SPLITS = ("dev", "test")
+CUSTOM = custom_task.KIND  # a program of its own: not a generic kind
 _CUTOFF_LABELS = {"p": "P@%s", "recall": "Recall@%s", "mrr": "MRR@%s", "ndcg": "nDCG@%s", "hits": "Hits@%s"}
 # Keys that need an option (classification's subset averages): their leaderboard labels.
 SUBSET_LABELS = {"subset_macro_f1": "Subset macro-F1", "subset_micro_f1": "Subset micro-F1",
@@ -317,13 +319,18 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
         if gold_dir is None:
             raise NewTaskError("--kind is needed without --gold-dir (one of %s)" % ", ".join(generic_kits.KINDS))
         kind = infer_kind(gold_dir, notes)
-    if kind not in generic_kits.KINDS:
-        raise NewTaskError("--kind is one of %s" % ", ".join(generic_kits.KINDS))
+    if kind not in generic_kits.KINDS + (CUSTOM,):
+        raise NewTaskError("--kind is one of %s" % ", ".join(generic_kits.KINDS + (CUSTOM,)))
     root = Path(root)
     folders = (root / "bundles" / name, root / "scoring_programs" / name, root / "reference_data" / name)
     taken = [str(f.relative_to(root)) for f in folders if f.exists()]
     if taken or name in task_names(root / "bundles") or name in ("common", "generic"):
         raise NewTaskError("%s already exists: choose another name" % (", ".join(taken) or name))
+    if kind == CUSTOM:
+        if settings:
+            raise NewTaskError("--set is for the generic kinds' scoring.json; a custom task has none: its settings "
+                               "are in scoring_programs/%s/evaluate.py" % name)
+        return _create_custom(name, title, gold_dir, keys, today, root, command)
     config_module = generic_kits.generic_config()
     chosen_keys = keys
     keys = list(keys or DEFAULT_KEYS[kind])
@@ -405,14 +412,61 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
         for split, files in sorted(layout.items()):
             for file_name, data in sorted(files.items()):
                 write(reference_dir / split / file_name, data)
-    readme = root / "README.md"
+    _update_folder_readme(root, command, write)
+    return written
+
+
+def _update_folder_readme(root, command, write):
+    """The folder's README.md: written when there is none, else its list of tasks brought up to date."""
+    readme = Path(root) / "README.md"
     if not readme.exists():
-        write(readme, env.get_template("folder-README.md.j2").render(tasks=_task_list(root), command=command))
+        write(readme, _environment().get_template("folder-README.md.j2").render(tasks=_task_list(root),
+                                                                                 command=command))
     else:  # the list of tasks of a README that new wrote (the rest may be the organizer's own)
         text = readme.read_text(encoding="utf-8")
         start, end = text.find(TASKS_BEGIN), text.find(TASKS_END)
         if 0 <= start < end:
             write(readme, text[:start] + _task_list(root) + text[end + len(TASKS_END):])
+
+
+def _create_custom(name, title, gold_dir, keys, today, root, command):
+    """``new NAME --kind custom`` (custom_task): a skeleton scoring program and its sample, which build as written."""
+    if gold_dir is not None:
+        raise NewTaskError("--kind custom starts from its sample gold (gold.csv: id,text,label), which the skeleton "
+                           "evaluate.py scores; put your gold in reference_data/%s/dev/ and test/ once evaluate.py "
+                           "reads it (leave out --gold-dir)" % name)
+    if keys:
+        raise NewTaskError("--kind custom writes the keys its skeleton evaluate.py computes (%s); list yours in "
+                           "scoring_programs/%s/score_keys.txt and task.yaml once evaluate.py writes them (leave out "
+                           "--keys)" % (", ".join(custom_task.KEYS), name))
+    root = Path(root)
+    title = title or name.replace("-", " ").title()
+    made = custom_task.files(name, title, command)  # runs the skeleton on its card's example: before any write
+    written = []
+
+    def write(path, data):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+        written.append(path)
+
+    env = _environment()
+    today = today or datetime.date.today()
+    dev_start = datetime.datetime(today.year, today.month, today.day) + datetime.timedelta(days=1)
+    test_start = dev_start + datetime.timedelta(weeks=6)
+    keys = list(custom_task.KEYS)
+    bundle = root / "bundles" / name
+    write(bundle / "task.yaml", env.get_template("task.yaml.j2").render(
+        name=name, kind=CUSTOM, title=title, today=today.isoformat(), keys=keys, labels=LABELS, command=command,
+        description="Predict the label of each item; ranked by %s." % LABELS.get(keys[0], keys[0]),
+        dev_start=dev_start, test_start=test_start, end_date=test_start + datetime.timedelta(weeks=2, seconds=-1)))
+    for page in ("overview", "evaluation", "data", "terms"):
+        write(bundle / "pages" / ("%s.html.j2" % page), (TEMPLATES / "pages" / ("%s.html.j2" % page)).read_bytes())
+    write(bundle / "logo.png", loading.load_file(resources.MAKE_LOGO, "make_logo_for_new").logo_png(name))
+    for relative, text in sorted(made.items()):
+        write(root / relative, text)
+    sample = loading.load_file(bundle / "sample_data.py", "custom_sample_%s" % name.replace("-", "_"))
+    written.extend(sample.write(root / "reference_data" / name))
+    _update_folder_readme(root, command, write)
     return written
 
 
@@ -428,7 +482,7 @@ def _task_list(root):
             config = json.loads((Path(root) / "scoring_programs" / task / "scoring.json").read_text(encoding="utf-8"))
             scored = "%s, scored by `scoring_programs/%s/scoring.json`" % (config["kind"], task)
         except (OSError, ValueError, KeyError, TypeError):
-            scored = "its own scoring program"
+            scored = "its own scoring program, `scoring_programs/%s/evaluate.py`" % task
         lines.append("- `%s` (%s): `bundles/%s/task.yaml`, `reference_data/%s/`; builds `dist/%s.zip`"
                      % (task, scored, task, task, task))
     return "\n".join([TASKS_BEGIN] + lines + [TASKS_END])

@@ -192,6 +192,12 @@ def _check_schema(spec, where):
         raise TaskDefinitionError("%s: %s" % (where, schema_check.message(error, SCHEMA, lambda p: _place(p, data))))
 
 
+def _shown(path):
+    """A path as a message shows it: relative to the current folder when inside it."""
+    path = Path(path)
+    return str(path.relative_to(Path.cwd())) if Path.cwd() in path.parents else str(path)
+
+
 def task_names(bundles_dir=BUNDLES) -> list[str]:
     """The tasks of a competition folder's bundles/: each folder with a task.yaml."""
     return sorted(p.parent.name for p in Path(bundles_dir).glob("*/task.yaml"))
@@ -255,6 +261,10 @@ def load_task(name: str, reference_overrides: dict | None = None, bundles_dir=BU
         _check(target.is_dir(), "%s: the gold data of split %r is not a folder: %s" % (where, split, target))
         split_dirs[split] = target.resolve()
     task = Task(name, spec, folder, split_dirs)
+    _check(not ((task.scoring_program / "evaluate.py").is_file() and (task.scoring_program / "scoring.json").is_file()),
+           "%s holds both scoring.json (the generic program's configuration) and evaluate.py (a program of its own), "
+           "and only one can score: remove scoring.json to score with evaluate.py, or evaluate.py to keep the generic "
+           "program" % _shown(task.scoring_program))
     _check((task.scoring_program / "evaluate.py").is_file() or (task.scoring_program / "scoring.json").is_file(),
            "%s: no scoring program %s/evaluate.py (or scoring.json for a generic one)"
            % (where, task.scoring_program))

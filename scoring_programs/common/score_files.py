@@ -176,7 +176,7 @@ def _score(score, ref_dir, res_dir):
 
 
 def _items(result, what):
-    items = result.items
+    items = scoring_base.result_items(result)
     if items is None:
         raise UsageError("there are no per-item figures for this submission, so %s cannot be done" % what)
     return items
@@ -299,6 +299,9 @@ def main(score, title, program, derived, argv):
     except (UsageError, ValueError) as exc:  # ValueError: resampling with no item
         sys.stderr.write("evaluate.py: %s\n" % exc)
         return 2
+    except scoring_base.ScoringProgramError as exc:  # the per-item figures the task gave as a function
+        sys.stderr.write("%s\n" % (scoring_run.PROGRAM_ERROR % exc))
+        return 1
     except ScoringFailed as exc:
         sys.stderr.write("%s\n" % exc)
         for warning in warnings:

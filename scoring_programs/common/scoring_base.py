@@ -25,6 +25,7 @@ import csv
 import io
 import json
 import math
+import numbers
 import os
 import re
 import sys
@@ -32,7 +33,7 @@ import sys
 import fast_csv
 
 __all__ = [
-    "SubmissionError", "ReferenceDataError", "Result", "Items", "VERSION",
+    "SubmissionError", "ReferenceDataError", "ScoringProgramError", "Result", "Items", "VERSION",
     "find_submission_file", "find_reference_file", "find_file",
     "read_text", "stream_lines", "iter_lines", "read_csv", "format_score", "mean",
     "quote", "shorten", "is_integer", "parse_integer", "canonical_integer", "load_json", "gold_is_public",
@@ -56,6 +57,11 @@ class ReferenceDataError(Exception):
     """The gold data is missing or malformed: a problem for the organizers, not the participant."""
 
 
+class ScoringProgramError(Exception):
+    """The task's ``score`` broke the runtime's contract (a Result of the wrong shape, see check_result): a problem
+    for the organizers, not the participant. The message names what was wrong by its type, never by its value."""
+
+
 class Result(object):
     """What a task's ``score`` function returns.
 
@@ -69,10 +75,16 @@ class Result(object):
     items: the per-item statistics of the ranking score (an Items), or a function returning them (built only when
         asked for: --per-item, --ci, --compare, or the page of a public gold); None when the task has none.
     program: the program's name in the signature, when ``main`` was not told it (the generic kinds).
+    scores may also be a dict {key: value} (in its order). The runtime checks every field's type (check_result)
+    before using any: a wrong one is the scoring program's error, one message and no scores.
     """
 
     def __init__(self, scores, html=None, notes=(), hidden_gold_html=None, warnings=(), items=None, program=None):
-        self.scores = list(scores)
+        if isinstance(scores, dict):
+            scores = list(scores.items())
+        elif not isinstance(scores, (str, bytes)) and hasattr(scores, "__iter__"):
+            scores = list(scores)
+        self.scores = scores  # anything else is kept as it is, for check_result to name
         self.html = html
         self.notes = list(notes)
         self.warnings = list(warnings)
@@ -132,6 +144,99 @@ class Items(object):
     def score(self):
         """The ranking score from the items (equal to the one in scores.txt)."""
         return self.finish(self.totals())
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# What a task's score function must return
+
+# A score key: what Codabench and CodaLab accept as a leaderboard column key.
+SCORE_KEY_RE = re.compile(r"^[A-Za-z0-9_]{1,36}$")
+# Scores CodaLab can store (format_score): finite, below this in magnitude.
+SCORE_LIMIT = 1e10
+
+
+def _type_name(value):
+    return "None" if value is None else "a %s" % type(value).__name__
+
+
+def _is_number(value):
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def _items_problem(items, what):
+    """What is wrong with a Result's per-item figures (``what`` says where they came from), or None."""
+    if items is None:
+        return None
+    if not isinstance(items, Items):
+        return "%s %s, not an Items (or None)" % (what, _type_name(items))
+    for field, ok in (("unit", isinstance(items.unit, str)), ("key", isinstance(items.key, str)),
+                      ("finish", callable(items.finish))):
+        if not ok:
+            return "%s an Items whose %s is %s, not %s" % (
+                what, field, _type_name(getattr(items, field)), "a function" if field == "finish" else "a str")
+    return None
+
+
+def _result_problem(result):
+    if not isinstance(result, Result):
+        return "score() returned %s, not a Result" % _type_name(result)
+    scores = result.scores
+    if not isinstance(scores, list):
+        return "the Result's scores are %s, not a list of (key, value) pairs" % _type_name(scores)
+    if not scores:
+        return "the Result has no scores"
+    seen = set()
+    for number, pair in enumerate(scores, 1):
+        if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+            return "score %d of the Result is %s, not a (key, value) pair" % (number, _type_name(pair))
+        key, value = pair
+        if not isinstance(key, str):
+            return "the key of score %d of the Result is %s, not a str" % (number, _type_name(key))
+        if not SCORE_KEY_RE.match(key):
+            return "the score key %s is not 1-36 characters of A-Z, a-z, 0-9 and _" % quote(key)
+        if key == "signature" or key in seen:
+            return "the score key %s is %s" % (quote(key), "reserved (scores.json's signature)"
+                                                if key == "signature" else "given twice")
+        seen.add(key)
+        if not _is_number(value):
+            return "the score %s is %s, not a number" % (key, _type_name(value))
+        if math.isnan(value) or math.isinf(value):
+            return "the score %s is %s, not a finite number" % (key, "NaN" if math.isnan(value) else "infinite")
+        if abs(value) >= SCORE_LIMIT:
+            return "the score %s is %g: CodaLab stores scores below 1e10 in magnitude" % (key, value)
+    for field in ("html", "hidden_gold_html", "program"):
+        value = getattr(result, field)
+        if value is not None and not isinstance(value, str):
+            return "the Result's %s is %s, not a str (or None)" % (field, _type_name(value))
+    for field in ("notes", "warnings"):
+        wrong = [line for line in getattr(result, field) if not isinstance(line, str)]
+        if wrong:
+            return "the Result's %s hold %s, not a str" % (field, _type_name(wrong[0]))
+    if not callable(result._items):
+        return _items_problem(result._items, "the Result's items are")
+    return None
+
+
+def result_items(result):
+    """``result.items`` as the runtime uses them (built now when the task gave a function): ScoringProgramError when
+    they are not an Items or None. check_result has checked items given as they are; these came from the function."""
+    items = result.items
+    problem = _items_problem(items, "the Result's items function returned")
+    if problem:
+        raise ScoringProgramError(problem)
+    return items
+
+
+def check_result(result):
+    """``result`` when it is a Result the runtime can write (scores a list of (key, value) pairs with keys that
+    are column keys, given once, and finite numbers; html, hidden_gold_html and program text or None; notes and
+    warnings text; items an Items, a function returning one, or None); else ScoringProgramError saying what is
+    wrong, by type only (a value could be gold data). Items given as a function are checked when the runtime calls
+    it (result_items)."""
+    problem = _result_problem(result)
+    if problem:
+        raise ScoringProgramError(problem)
+    return result
 
 
 # ---------------------------------------------------------------------------------------------------------------

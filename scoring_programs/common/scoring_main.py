@@ -52,7 +52,11 @@ def _platform_main(score, title, program, derived, argv):
     gold_hash.join()
     if result is not None:
         signature = gold_hash.signature(result.program or program)
-        result.html = scoring_run.page_for(title, result, gold_is_public(ref_dir), signature)
+        # the page may build the per-item figures: the task's code, run with its errors turned into one message
+        html, message = scoring_run.run_step(
+            lambda: scoring_run.page_for(title, result, gold_is_public(ref_dir), signature))
+    if message is None:
+        result.html = html
         scoring_run.write_outputs(output_dir, result, signature)
         scoring_run.print_result(result, signature)
         return 0

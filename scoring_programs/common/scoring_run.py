@@ -17,8 +17,8 @@ from collections import OrderedDict
 
 import signature as signatures
 from report_html import add_to_page, page, paragraph, section, table
-from scoring_base import (GOLD_PUBLIC_MARKER, HIDDEN_GOLD_RULE, VERSION, ReferenceDataError, SubmissionError,
-                             format_score, is_stray, plural)
+from scoring_base import (GOLD_PUBLIC_MARKER, HIDDEN_GOLD_RULE, VERSION, ReferenceDataError, ScoringProgramError,
+                          SubmissionError, check_result, format_score, is_stray, plural, result_items)
 
 SCORES_TXT = "scores.txt"
 SCORES_JSON = "scores.json"
@@ -100,7 +100,7 @@ def page_for(title, result, public, signature=None):
         return None
     if public:
         html = result.html
-        items = result.items
+        items = result_items(result)
         extra = [items_section(items)] if items is not None else []
     else:
         html, extra = result.hidden_gold_html or _scores_page(title, result.scores), []
@@ -140,14 +140,27 @@ class GoldHash(threading.Thread):
 
 
 def run_score(score, ref_dir, res_dir):
-    """(Result, None), or (None, the one-line message for stderr) when the submission or gold cannot be scored.
-    The caller turns the cyclic garbage collector off around it (without_gc)."""
+    """(Result, None), or (None, the one-line message for stderr) when the submission or gold cannot be scored, or
+    the task's ``score`` returns a Result the runtime cannot write (check_result). The caller turns the cyclic
+    garbage collector off around it (without_gc)."""
+    return run_step(lambda: check_result(score(ref_dir, res_dir)))
+
+
+# The message of a ScoringProgramError: whose problem it is, then what was wrong.
+PROGRAM_ERROR = "Scoring program error (a problem for the organizers, not your submission): %s"
+
+
+def run_step(step):
+    """(step(), None), or (None, the one-line message for stderr) for what the step raised: a step of a run that
+    calls the task's code (its ``score``, or the per-item figures it gave as a function)."""
     try:
-        return score(ref_dir, res_dir), None
+        return step(), None
     except SubmissionError as exc:
         message = "Submission error: %s" % exc
     except ReferenceDataError as exc:
         message = ("Reference data error (a problem for the organizers, not your submission): %s" % exc)
+    except ScoringProgramError as exc:
+        message = PROGRAM_ERROR % exc
     except MemoryError:
         message = "Scoring failed: out of memory"
     except Exception as exc:  # a bug: never show a traceback, it could quote gold data

@@ -8,16 +8,17 @@ nothing: no runtime module imports it, so it cannot close a cycle. Python 3.6+, 
 """
 from scoring_base import (GOLD_PUBLIC_MARKER, HIDDEN_GOLD_RULE, MAX_INTEGER_DIGITS, MAX_JSON_DEPTH,  # noqa: F401
                           QUOTE_LIMIT, STANDS_IN, STOOD_FOR, VERSION, Items, ReferenceDataError, Result,
-                          SubmissionError, canonical_integer, find_file, find_reference_file, find_submission_file,
-                          format_score, gold_is_public, is_integer, iter_lines, load_json, mean, parse_integer, plural,
-                          predicted_only, quote, read_csv, read_text, shorten, stream_lines)
+                          ScoringProgramError, SubmissionError, canonical_integer, check_result, find_file,
+                          find_reference_file, find_submission_file, format_score, gold_is_public, is_integer,
+                          iter_lines, load_json, mean, parse_integer, plural, predicted_only, quote, read_csv,
+                          read_text, shorten, stream_lines)
 from scoring_run import (DETAILED_RESULTS, SCORES_JSON, SCORES_TXT, GoldHash, page_for, print_result,  # noqa: F401
                          print_warnings, run_score, without_gc, write_outputs)
 from scoring_main import USAGE, main  # noqa: F401
 
 # What ``from scoring_runtime import *`` gives, as before
 __all__ = [
-    "SubmissionError", "ReferenceDataError", "Result", "Items", "main", "VERSION",
+    "SubmissionError", "ReferenceDataError", "ScoringProgramError", "Result", "Items", "main", "VERSION",
     "find_submission_file", "find_reference_file", "find_file",
     "read_text", "stream_lines", "iter_lines", "read_csv", "format_score", "mean",
     "quote", "shorten", "is_integer", "parse_integer", "canonical_integer", "load_json", "gold_is_public",
