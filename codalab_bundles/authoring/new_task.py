@@ -457,6 +457,7 @@ def _create_custom(name, title, gold_dir, keys, today, root, command):
     bundle = root / "bundles" / name
     write(bundle / "task.yaml", env.get_template("task.yaml.j2").render(
         name=name, kind=CUSTOM, title=title, today=today.isoformat(), keys=keys, labels=LABELS, command=command,
+        lower_is_better=(),
         description="Predict the label of each item; ranked by %s." % LABELS.get(keys[0], keys[0]),
         dev_start=dev_start, test_start=test_start, end_date=test_start + datetime.timedelta(weeks=2, seconds=-1)))
     for page in ("overview", "evaluation", "data", "terms"):
