@@ -58,6 +58,21 @@ def test_own_columns_and_options_in_one_command(tmp_path):
     assert built.stdout.count("sample submission on Codabench: Finished subset_macro_f1=") == 2
 
 
+def test_a_tsv_submission_gets_a_tsv_sample_from_the_kit(tmp_path):
+    gold = _stance_gold(tmp_path / "gold")
+    made = run("new", "stance", "--kind", "classification", "--gold-dir", gold, "--dir", tmp_path / "comp",
+               "--set", "id_column=ID", "--set", "label_column=Stance", "--set", "submission=predictions.tsv")
+    assert made.returncode == 0, made.stderr
+    built = run("build", tmp_path / "comp")
+    assert built.returncode == 0, built.stdout + built.stderr
+    import io
+    import zipfile
+    with zipfile.ZipFile(str(tmp_path / "comp" / "dist" / "stance.zip")) as bundle:
+        kit = zipfile.ZipFile(io.BytesIO(bundle.read("starting_kit_test.zip")))
+    sample = zipfile.ZipFile(io.BytesIO(kit.read("sample_submission.zip")))
+    assert sample.read("predictions.tsv").decode().splitlines()[0] == "ID\tStance"
+
+
 def test_without_the_settings_the_gold_is_refused_in_words_about_its_columns(tmp_path):
     gold = _stance_gold(tmp_path / "gold")
     made = run("new", "stance", "--kind", "classification", "--gold-dir", gold, "--dir", tmp_path / "comp")

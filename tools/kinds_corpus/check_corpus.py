@@ -6,9 +6,10 @@ every figure with the task's official scorer run on the same files.
     python3 tools/kinds_corpus/check_corpus.py --corpus /tmp/kinds-corpus [--main /work/main] [--only NAME ...]
 
 For each task (manifest.json):
-  1. `python3 MAIN/build_bundle.py new NAME --kind KIND --gold-dir CORPUS/NAME/gold --dir WORK/NAME`
-  2. the organizer's edits: the manifest's `scoring_json` fields laid over scoring_programs/NAME/scoring.json,
-     and the leaderboard columns of bundles/NAME/task.yaml set to its keys (no scorer code is written);
+  1. `python3 MAIN/build_bundle.py new NAME --kind KIND --gold-dir CORPUS/NAME/gold --dir WORK/NAME --keys K,..
+     --set FIELD=VALUE ...`: the manifest's `scoring_json` (its keys, columns and options) given to `new`, one
+     command, and no file edited after it (no scorer code is written);
+  2. (nothing: `new` wrote scoring.json and task.yaml's columns from the keys)
   3. `build_bundle.py build WORK/NAME`;
   4. each run zipped under the submission name and replayed (`build_bundle.py replay dist/NAME.zip RUN.zip
      --phase N --json`, N the phase of the run's split);
@@ -25,9 +26,7 @@ scikit-learn < 0.23 (--python2), sacrebleu and rouge-score in this python, a C c
 import argparse
 import csv
 import glob
-import io
 import json
-import math
 import os
 import re
 import shutil
@@ -242,41 +241,23 @@ def phase_numbers(task_yaml):
     return numbers
 
 
-LOWER_IS_BETTER = ("mae", "rmse")
-
-
-def set_columns(task_yaml, keys):
-    """The organizer's second edit: the leaderboard's columns follow scoring.json's keys (the first ranks)."""
-    text = open(task_yaml, encoding="utf-8").read()
-    m = re.search(r"^(  columns:[^\n]*\n)((?:    .*\n|\s*\n)*?)(?=\S|\Z)", text, re.M)
-    if not m:
-        raise RuntimeError("no leaderboard columns in %s" % task_yaml)
-    block = "".join('    - key: %s\n      label: "%s"\n      sort: %s\n      numeric_format: 4\n'
-                    % (k, k, "asc" if k in LOWER_IS_BETTER else "desc") for k in keys) + "\n"
-    with open(task_yaml, "w", encoding="utf-8") as f:
-        f.write(text[:m.start(2)] + block + text[m.end(2):])
-
-
 def stand_up(main, corpus, entry, work):
-    """(ok, note, comp folder): new, the scoring.json edit, build."""
+    """(ok, note, comp folder): one `new` with the task's keys and its scoring.json fields (--set), then build;
+    no file is edited after `new`."""
     name = entry["name"]
     comp = os.path.join(work, name)
     shutil.rmtree(comp, ignore_errors=True)
-    # `new` with the kind's default keys; the keys and options then go in scoring.json, as `new --help` says
-    # an organizer adapts a task (some keys need an option first: qwk a label range, subset keys the subset)
+    fields = dict(entry["scoring_json"])
+    keys = fields.pop("keys", None)
     cmd = [sys.executable, os.path.join(main, "build_bundle.py"), "new", name, "--kind", entry["kind"],
            "--gold-dir", os.path.join(corpus, name, "gold"), "--dir", comp]
+    if keys:
+        cmd += ["--keys", ",".join(keys)]
+    for field, value in sorted(fields.items()):
+        cmd += ["--set", "%s=%s" % (field, value if isinstance(value, str) else json.dumps(value))]
     code, out, err = sh(cmd)
     if code:
         return False, "new: " + ((err or out).strip().splitlines() or ["exit %d" % code])[-1][:300], comp
-    config_path = os.path.join(comp, "scoring_programs", name, "scoring.json")
-    config = json.load(open(config_path, encoding="utf-8"))
-    config.update(entry["scoring_json"])
-    with open(config_path, "w", encoding="utf-8") as f:
-        json.dump(config, f, indent=1, ensure_ascii=False)
-        f.write("\n")
-    if config.get("keys"):
-        set_columns(os.path.join(comp, "bundles", name, "task.yaml"), config["keys"])
     code, out, err = sh([sys.executable, os.path.join(main, "build_bundle.py"), "build", comp])
     bundle = os.path.join(comp, "dist", name + ".zip")
     if code or not os.path.exists(bundle):
