@@ -16,14 +16,26 @@ from test_codabench_live import URL, WHY, _cli, _sample
 
 pytestmark = pytest.mark.skipif(URL is None, reason="needs a running Codabench: %s" % WHY)
 
-KINDS = list(generic_kits.KINDS) + ["custom"]
+# Each kind from its sample data; "ranking-qrels": a ranking task whose gold is TREC qrels (graded relevance).
+KINDS = list(generic_kits.KINDS) + ["custom", "ranking-qrels"]
+
+
+def _qrels_gold(folder):
+    for split in ("dev", "test"):
+        (folder / split).mkdir(parents=True)
+        for name, text in generic_kits.sample_gold("ranking", split, 7, qrels=True).items():
+            (folder / split / name).write_text(text, encoding="utf-8")
+    return folder
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_new_task_of_each_kind_scores_on_a_real_codabench_as_its_replay(kind, tmp_path):
     folder = tmp_path / "competition"
     name = "live-%s" % kind
-    made = _cli("new", name, "--kind", kind, "--dir", folder)
+    if kind == "ranking-qrels":
+        made = _cli("new", name, "--gold-dir", _qrels_gold(tmp_path / "gold"), "--dir", folder)
+    else:
+        made = _cli("new", name, "--kind", kind, "--dir", folder)
     assert made.returncode == 0, made.stdout + made.stderr
     built = _cli("build", folder, "--task", name)
     assert built.returncode == 0, built.stdout + built.stderr
