@@ -6,9 +6,11 @@ scoring_programs/, reference_data/; the current folder unless told otherwise). `
 the same tool for this repository, the competition folder of the five seeded tasks; without a command it builds
 them all.
 
-  codalab-bundles new NAME --kind classification|multilabel|spans|ranking [--gold-dir DIR] [--dir FOLDER]
+  codalab-bundles new NAME [--kind KIND] [--gold-dir DIR] [--set FIELD=VALUE]... [--dir FOLDER]
       Write a complete task of your own (task.yaml, pages rendered from it, logo, sample data or your gold split
-      into phases, starting kit with a baseline, metric card), scored by a generic program configured by data.
+      into phases, starting kit with a baseline, metric card), scored by a generic program configured by data
+      (classification, multilabel, spans, ranking, text, regression, sequence), or by a skeleton of your own
+      (custom).
   codalab-bundles build [FOLDER] [--task TASK]... [--reference [TASK:]SPLIT=DIR]... [--dist DIR] [--no-check]
       Build FOLDER/dist/<task>.zip (Codabench) and <task>-v1.5.zip (CodaLab v1.5) for every task of the folder (or
       the ones named), print the phase dates Codabench stores from each, then replay each split's starting-kit

@@ -1,4 +1,5 @@
-"""Generic scoring program: classification, multilabel, spans or ranking, configured by scoring.json.
+"""Generic scoring program: classification, multilabel, spans, ranking, text, regression or sequence, configured
+by scoring.json.
 
     python3 evaluate.py INPUT OUTPUT
 
