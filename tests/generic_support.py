@@ -39,3 +39,23 @@ def built_program(target, task_files):
     for name, text in task_files.items():
         (target / name).write_text(text, encoding="utf-8")
     return target
+
+
+class InProcess(object):
+    """score(config, ref, res) -> the generic program's Result, in-process (its Items too): ``ref`` and ``res``
+    are {name: text} folders written under pytest's tmp_path; ``defaults`` are laid under each config."""
+
+    def __init__(self, tmp_path, monkeypatch, program, defaults=None):
+        self.tmp_path, self.monkeypatch, self.program, self.defaults = tmp_path, monkeypatch, program, defaults or {}
+        self.count = 0
+
+    def __call__(self, config, ref, res):
+        self.count += 1
+        folder = self.tmp_path / ("inproc%d" % self.count)
+        for side, files in (("ref", ref), ("res", res)):
+            (folder / side).mkdir(parents=True)
+            for name, text in files.items():
+                (folder / side / name).write_text(text, encoding="utf-8", newline="")
+        (folder / "scoring.json").write_text(json.dumps(dict(self.defaults, **config)), encoding="utf-8")
+        self.monkeypatch.setenv("GENERIC_SCORING_CONFIG", str(folder / "scoring.json"))
+        return self.program.score(str(folder / "ref"), str(folder / "res"))

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, load_program
-from generic_support import Runner
+from generic_support import InProcess, Runner
 
 PROGRAM = load_program("generic")
 MANIFEST = json.loads((ROOT / "tests" / "data_manifests" / "ranking.json").read_text(encoding="utf-8"))
@@ -52,20 +52,8 @@ def run(tmp_path):
 
 @pytest.fixture
 def score(tmp_path, monkeypatch):
-    """The Result of the generic program in-process (its Items): score(config, ref files, res files)."""
-    count = [0]
-
-    def scored(config, ref, res):
-        count[0] += 1
-        folder = tmp_path / ("inproc%d" % count[0])
-        for sub, files in (("ref", ref), ("res", res)):
-            (folder / sub).mkdir(parents=True)
-            for name, text in files.items():
-                (folder / sub / name).write_text(text, encoding="utf-8")
-        (folder / "scoring.json").write_text(json.dumps(config), encoding="utf-8")
-        monkeypatch.setenv("GENERIC_SCORING_CONFIG", str(folder / "scoring.json"))
-        return PROGRAM.score(str(folder / "ref"), str(folder / "res"))
-    return scored
+    """score(config, ref, res) -> the generic program's Result, in-process ({name: text} folders)."""
+    return InProcess(tmp_path, monkeypatch, PROGRAM)
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import warnings
 import pytest
 
 from conftest import ROOT, load_program
-from generic_support import GENERIC, Runner
+from generic_support import GENERIC, InProcess, Runner
 
 sys.path.insert(0, str(GENERIC))
 import generic_sequence  # noqa: E402
@@ -31,19 +31,7 @@ def run(tmp_path):
 @pytest.fixture
 def score(tmp_path, monkeypatch):
     """score(config, ref, res) -> the generic program's Result, in-process ({name: text} folders)."""
-    count = [0]
-
-    def run(config, ref, res):
-        count[0] += 1
-        folder = tmp_path / ("inproc%d" % count[0])
-        for side, files in (("ref", ref), ("res", res)):
-            (folder / side).mkdir(parents=True)
-            for name, text in files.items():
-                (folder / side / name).write_text(text, encoding="utf-8", newline="")
-        (folder / "scoring.json").write_text(json.dumps(dict({"kind": "sequence", "keys": KEYS}, **config)))
-        monkeypatch.setenv("GENERIC_SCORING_CONFIG", str(folder / "scoring.json"))
-        return PROGRAM.score(str(folder / "ref"), str(folder / "res"))
-    return run
+    return InProcess(tmp_path, monkeypatch, PROGRAM, {"kind": "sequence", "keys": KEYS})
 
 
 def conll(*sentences, tokens=None):
