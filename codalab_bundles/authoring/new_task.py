@@ -73,6 +73,24 @@ class NewTaskError(Exception):
     pass
 
 
+def _writer():
+    """(the paths written, a write(path, text or bytes) that makes folders and records each path)."""
+    written = []
+
+    def write(path, data):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+        written.append(path)
+    return written, write
+
+
+def _schedule(today):
+    """(today, development start, test start) of a new task: development from tomorrow, test six weeks later."""
+    today = today or datetime.date.today()
+    dev_start = datetime.datetime(today.year, today.month, today.day) + datetime.timedelta(days=1)
+    return today, dev_start, dev_start + datetime.timedelta(weeks=6)
+
+
 def _environment():
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
                              keep_trailing_newline=True)
@@ -369,17 +387,9 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
         notes.append("the gold's <id><TAB>[offsets] lines carry no text: participants get only the ids "
                      "(public data texts.csv); to publish the texts, give the gold as a CSV with columns id,spans,text")
     bundle, program_dir, reference_dir = folders
-    written = []
-
-    def write(path, data):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
-        written.append(path)
-
+    written, write = _writer()
     env = _environment()
-    today = today or datetime.date.today()
-    dev_start = datetime.datetime(today.year, today.month, today.day) + datetime.timedelta(days=1)
-    test_start = dev_start + datetime.timedelta(weeks=6)
+    today, dev_start, test_start = _schedule(today)
     qrels = generic_kits.is_qrels(program)
     write(bundle / "task.yaml", env.get_template("task.yaml.j2").render(
         name=name, kind=kind, title=config["title"], today=today.isoformat(), keys=keys,
@@ -442,17 +452,9 @@ def _create_custom(name, title, gold_dir, keys, today, root, command):
     root = Path(root)
     title = title or name.replace("-", " ").title()
     made = custom_task.files(name, title, command)  # runs the skeleton on its card's example: before any write
-    written = []
-
-    def write(path, data):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
-        written.append(path)
-
+    written, write = _writer()
     env = _environment()
-    today = today or datetime.date.today()
-    dev_start = datetime.datetime(today.year, today.month, today.day) + datetime.timedelta(days=1)
-    test_start = dev_start + datetime.timedelta(weeks=6)
+    today, dev_start, test_start = _schedule(today)
     keys = list(custom_task.KEYS)
     bundle = root / "bundles" / name
     write(bundle / "task.yaml", env.get_template("task.yaml.j2").render(
