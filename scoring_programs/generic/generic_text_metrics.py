@@ -14,7 +14,6 @@ import re
 import string
 import unicodedata
 from collections import Counter
-from itertools import repeat
 
 # ---------------------------------------------------------------------------------------------------------------
 # SQuAD: normalization, exact match, F1 (the official evaluation scripts v1.1 and v2.0)
@@ -117,8 +116,12 @@ def tokenize_13a(text):
         for entity, character in _ENTITIES:
             line = line.replace(entity, character)
     line = (" %s " % line).translate(_SYMBOLS)
-    for pattern, replacement in _13A:
-        line = pattern.sub(replacement, line)
+    # Each pattern needs a period, comma or hyphen: skipping the regex passes a line lacks is worth it.
+    if "." in line or "," in line:
+        line = _13A[0][0].sub(_13A[0][1], line)
+        line = _13A[1][0].sub(_13A[1][1], line)
+    if "-" in line:
+        line = _13A[2][0].sub(_13A[2][1], line)
     return line.split()
 
 
@@ -133,24 +136,28 @@ def _word_ngrams(tokens, order):
 def bleu_stats(references, hypothesis):
     """One segment's additive BLEU statistics: [hypothesis length, closest reference length (the shorter on a
     tie), matches of order 1..4 (clipped by the most any reference has), hypothesis n-grams of order 1..4]."""
-    merged = Counter()
-    lengths = []
-    for reference in references:
-        tokens = tokenize_13a(reference)
-        lengths.append(len(tokens))
-        for gram, count in _word_ngrams(tokens, BLEU_ORDER).items():
-            if count > merged[gram]:
-                merged[gram] = count
     tokens = tokenize_13a(hypothesis)
     length = len(tokens)
+    lengths = []
+    merged = None
+    for reference in references:
+        ref_tokens = tokenize_13a(reference)
+        lengths.append(len(ref_tokens))
+        grams = _word_ngrams(ref_tokens, BLEU_ORDER)
+        if merged is None:
+            merged = grams  # the usual single reference: no merge needed
+        else:
+            for gram, count in grams.items():
+                if count > merged[gram]:
+                    merged[gram] = count
     closest = min(lengths, key=lambda n: (abs(length - n), n))
-    correct, total = [0] * BLEU_ORDER, [0] * BLEU_ORDER
-    for gram, count in _word_ngrams(tokens, BLEU_ORDER).items():
-        n = len(gram) - 1
-        total[n] += count
-        clip = merged.get(gram)
-        if clip:
-            correct[n] += count if count < clip else clip
+    # The hypothesis n-grams of order n number length - n + 1; only the matches need the n-grams themselves.
+    total = [max(length - n, 0) for n in range(BLEU_ORDER)]
+    correct = [0] * BLEU_ORDER
+    hyp = _word_ngrams(tokens, BLEU_ORDER)
+    for gram in filter(merged.__contains__, hyp):
+        count, clip = hyp[gram], merged[gram]
+        correct[len(gram) - 1] += count if count < clip else clip
     return [length, closest] + correct + total
 
 
@@ -197,10 +204,9 @@ CHRF_ORDER = 6
 CHRF_BETA = 2
 
 
-def _char_ngrams(text):
-    line = "".join(text.split())
-    size = len(line)
-    return [Counter(line)] + [Counter([line[i:i + n] for i in range(size - n + 1)]) for n in range(2, CHRF_ORDER + 1)]
+def _char_grams(line, n):
+    """The character n-grams of ``line`` (an iterator): zip of shifted copies, joined, runs in C."""
+    return iter(line) if n == 1 else map("".join, zip(*[line[i:] for i in range(n)]))
 
 
 def chrf_of(stats):
@@ -231,15 +237,25 @@ def chrf_stats(references, hypothesis):
     """One segment's additive chrF statistics, of the reference whose sentence chrF is highest (the first on a
     tie): per order, [hypothesis n-grams (0 when the reference has none of that order), reference n-grams,
     matches]."""
-    hyp = _char_ngrams(hypothesis)
-    hyp_counts = [sum(c.values()) for c in hyp]
+    hyp = "".join(hypothesis.split())
+    size = len(hyp)
+    counts = [Counter(_char_grams(hyp, n)) for n in range(1, CHRF_ORDER + 1)]
     best, best_score = None, -1.0
     for reference in references:
+        ref = "".join(reference.split())
         stats = []
-        for n, ref in enumerate(_char_ngrams(reference)):
-            grams = hyp[n]
-            match = sum(map(min, grams.values(), map(ref.get, grams, repeat(0))))
-            stats.extend((hyp_counts[n] if ref else 0, sum(ref.values()), match))
+        for n in range(1, CHRF_ORDER + 1):
+            if len(ref) < n:
+                stats.extend((0, 0, 0))
+                continue
+            # A string of length L has L - n + 1 n-grams; the matches need only the reference n-grams that the
+            # hypothesis has, counted (sum over n-grams of the smaller count).
+            grams = counts[n - 1]
+            shared = Counter(filter(grams.__contains__, _char_grams(ref, n)))
+            match = sum(map(min, shared.values(), map(grams.__getitem__, shared)))
+            stats.extend((max(size - n + 1, 0), len(ref) - n + 1, match))
+        if len(references) == 1:
+            return stats
         score = chrf_of(stats)
         if score > best_score:
             best, best_score = stats, score
