@@ -105,7 +105,7 @@ BLEU_ORDER = 4
 # comma is split off unless it stands between digits; a hyphen after a digit is split off.
 _SYMBOLS = dict((ord(ch), " %s " % ch) for ch in " !\"#$%&()*+/:;<=>?@[\\]^_`{|}~")
 _13A = ((re.compile(r"([^0-9])([\.,])"), r"\1 \2 "), (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
-        (re.compile(r"([0-9])(-)"), r"\1 \2 "))
+        (re.compile(r"(?<=[0-9])-"), " - "))  # same as ([0-9])(-) -> \1 \2 , without a template to expand
 _ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
 
 
