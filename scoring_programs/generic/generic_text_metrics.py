@@ -63,12 +63,17 @@ class Normalizer(object):
         return text
 
 
-def token_f1(gold_tokens, predicted_tokens):
+def token_f1(gold_tokens, predicted_tokens, predicted_counts=None):
     """SQuAD 2.0's F1 of two token lists: 1 if both are empty, 0 if one is; else the harmonic mean of the
-    precision and recall of the common tokens (a multiset intersection)."""
+    precision and recall of the common tokens (a multiset intersection). ``predicted_counts``: the Counter of
+    ``predicted_tokens``, when the caller has it (one prediction, several references)."""
     if not gold_tokens or not predicted_tokens:
         return float(gold_tokens == predicted_tokens)
-    common = sum((Counter(gold_tokens) & Counter(predicted_tokens)).values())
+    gold = Counter(gold_tokens)
+    predicted = predicted_counts if predicted_counts is not None else Counter(predicted_tokens)
+    # The multiset intersection's size, summed in C (Counter's & operator loops in Python).
+    shared = gold.keys() & predicted.keys()
+    common = sum(map(min, map(gold.__getitem__, shared), map(predicted.__getitem__, shared)))
     if common == 0:
         return 0.0
     precision = 1.0 * common / len(predicted_tokens)
@@ -93,7 +98,10 @@ def squad_scores(gold, prediction, normalize):
     normal = normalize(prediction)
     tokens = normal.split()
     exact = 1.0 if normal in gold else 0.0
-    return exact, max(token_f1(g.split(), tokens) for g in gold)
+    if len(gold) == 1:
+        return exact, token_f1(gold[0].split(), tokens)
+    counts = Counter(tokens)
+    return exact, max(token_f1(g.split(), tokens, counts) for g in gold)
 
 
 # ---------------------------------------------------------------------------------------------------------------
