@@ -293,10 +293,15 @@ def score(ref_dir, res_dir, config):
     keys = list(config["keys"])
     normalize = normalizer(config)
     needed = set(keys) | ({"f1"} if "exact_match" in keys else set())
-    golds = [metrics.squad_gold(refs, normalize) for refs in references]  # normalized once, used twice
+    golds = None
+    if "f1" in needed:  # the references normalized once, for the scores and the no-answer count
+        golds = [metrics.squad_gold(refs, normalize) for refs in references]
+        no_answer = sum(1 for gold in golds if not any(gold))
+    else:  # only the count: one item's normalized references at a time (memory)
+        no_answer = sum(1 for refs in references if not any(metrics.squad_gold(refs, normalize)))
     values, per_item = measure(references, predictions, needed, normalize, golds)
+    del golds
     signed = signatures(references, keys)
-    no_answer = sum(1 for gold in golds if not any(gold))
     notes = ["scored %d ids (%d of them no-answer items)" % (len(ids), no_answer)]
     notes.extend("%s signature (sacreBLEU-compatible): %s" % (key, text) for key, text in sorted(signed.items()))
     totals = [("ids scored", len(ids)), ("ids with several references", sum(1 for r in references if len(r) > 1)),
