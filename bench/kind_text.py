@@ -6,7 +6,11 @@ Data (from fetched mirrors, see tests/data_manifests/text.json): WMT17 newstest2
 system's output) and the 500 SQuAD 2.0 dev questions, each repeated --times times under new ids. Each run is a
 separate Python process: the generic program (scoring_programs/generic/evaluate.py, every configured key written)
 against sacrebleu (corpus_bleu + corpus_chrf), rouge-score (score per segment) and the official SQuAD v2.0 script.
-Peak RSS is the process's own ru_maxrss. Needs sacrebleu, rouge-score and numpy (requirements-test.txt).
+Peak RSS and CPU time (user + system, steadier than the wall clock on a shared machine) are the process's own
+getrusage. Needs sacrebleu, rouge-score and numpy (requirements-test.txt).
+
+The copies repeat each segment --times times: sacreBLEU's 13a tokenizer caches up to 2^16 distinct segments
+(functools.lru_cache), so its BLEU tokenizes each distinct segment once here; ours tokenizes every segment.
 """
 import argparse
 import json
@@ -22,7 +26,8 @@ sys.path.insert(0, ROOT)
 
 import text_mirrors  # noqa: E402
 
-# Runs a script or code as __main__ in this process, then writes its peak RSS (KiB) to the file named first.
+# Runs a script or code as __main__ in this process, then writes its peak RSS (KiB) and CPU seconds to the file
+# named first.
 _WRAPPER = """
 import os, resource, runpy, sys
 out, what = sys.argv[1], sys.argv[2]
@@ -37,7 +42,8 @@ except SystemExit as exc:
     if exc.code not in (None, 0):
         raise
 finally:
-    open(out, "w").write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    open(out, "w").write("%d %f" % (usage.ru_maxrss, usage.ru_utime + usage.ru_stime))
 """
 
 SACREBLEU = """
@@ -59,7 +65,7 @@ print([math.fsum(s[k].fmeasure for s in scores) / len(scores) for k in ("rouge1"
 
 
 def measure(folder, what, args, env=None):
-    """(seconds, peak RSS in MiB, stdout) of one run in a fresh process."""
+    """(wall seconds, peak RSS in MiB, stdout, CPU seconds) of one run in a fresh process."""
     out = os.path.join(folder, "maxrss")
     start = time.time()
     proc = subprocess.run([sys.executable, "-c", _WRAPPER, out, what] + list(args), cwd=folder,
@@ -69,7 +75,8 @@ def measure(folder, what, args, env=None):
     if proc.returncode != 0:
         raise SystemExit("%s failed: %s" % (what, proc.stderr[-2000:]))
     with open(out) as handle:
-        return seconds, int(handle.read()) / 1024.0, proc.stdout
+        rss, cpu = handle.read().split()
+    return seconds, int(rss) / 1024.0, proc.stdout, float(cpu)
 
 
 def generic(folder, config):
@@ -160,11 +167,12 @@ def main(argv=None):
         theirs = measure(folder, "evaluate-v2.0.py", ["data.json", "pred.json"])
         rows.append(("exact_match + f1, SQuAD 2.0 sample x%d (%d questions)" % (args.times, n),
                      "official evaluate-v2.0.py", ours, theirs))
-    print("| data | reference | ours s | theirs s | speed-up | ours MiB | theirs MiB |")
-    print("|---|---|---|---|---|---|---|")
+    print("| data | reference | ours CPU s | theirs CPU s | CPU speed-up | ours wall s | theirs wall s | "
+          "ours MiB | theirs MiB |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for what, reference, ours, theirs in rows:
-        print("| %s | %s | %.1f | %.1f | %.2fx | %.0f | %.0f |" % (what, reference, ours[0], theirs[0],
-                                                                  theirs[0] / ours[0], ours[1], theirs[1]))
+        print("| %s | %s | %.1f | %.1f | %.2fx | %.1f | %.1f | %.0f | %.0f |" % (
+            what, reference, ours[3], theirs[3], theirs[3] / ours[3], ours[0], theirs[0], ours[1], theirs[1]))
     return 0
 
 

@@ -520,16 +520,22 @@ _SKELETON = (bytes(bytearray(range(256))).replace(b"[", b"(").replace(b"{", b"("
              .replace(b"}", b")").replace(b"0123456789", b"0" * 10),
              bytes(bytearray(b for b in range(256) if b not in bytearray(b'"[]{},0123456789'))))
 _QUOTED_BYTES_RE = re.compile(b'"[^"]*"')
-_ESCAPE_RE = re.compile(b"\\\\.", re.S)
 
 
 def _json_skeleton(data):
-    """The skeleton of the UTF-8 JSON text ``data``, its escapes removed first when some escape a quote or a
-    backslash: matched from the left, as a parser reads them, so the quotes left delimit the strings of any valid
-    JSON text. Bytes methods over the whole text, not a Python loop."""
-    # (One byte is searched for much faster than two.)
-    if b"\\" in data and (b"\\\\" in data or b'\\"' in data):
-        data = _ESCAPE_RE.sub(b"", data)
+    """The skeleton of the UTF-8 JSON text ``data`` (bytes, or a str encoded here), its escapes removed first when
+    some escape a quote or a backslash: matched from the left, as a parser reads them, so the quotes left delimit
+    the strings of any valid JSON text. Bytes methods over the whole text, not a Python loop."""
+    if isinstance(data, str):
+        # Encoded here, the bytes have no other reference: each step below frees the previous copy (peak memory).
+        data = data.encode("utf-8", "surrogatepass")
+    # Escapes matched from the left: the escaped backslashes go first, then the escaped quotes (a quote after a run
+    # of backslashes is escaped when the run is odd). Any other escape (\n, \u00e9) is a backslash and a letter,
+    # which the translation deletes anyway; for valid JSON this is what deleting every match of
+    # rb"\\." gives, with two bytes.replace (one copy each) instead of a regex (which holds its pieces and their join
+    # at once: twice the file's size more at the peak).
+    if b"\\" in data:  # (one byte is searched for much faster than two)
+        data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
     return data.translate(*_SKELETON)
 
 
@@ -589,10 +595,8 @@ def load_json(text, label, error=SubmissionError, **options):
 
     A text nested too deep gets that message, whatever else is wrong with it; _json_too_deep (a Python loop) is run
     only when the quick check cannot say, or when json.loads refuses a text with backslashes."""
-    data = text.encode("utf-8", "surrogatepass")
-    escapes = b"\\" in data
-    skeleton = _json_skeleton(data)
-    del data
+    escapes = "\\" in text  # a backslash is the byte 0x5c in UTF-8 and no other character has it
+    skeleton = _json_skeleton(text)
     # Deleting bytes joins runs of digits but never splits one: with no run of more digits than allowed in the
     # skeleton, there is none in the text, every integer passes _bounded_int, so json's own int is the same.
     long_digits = b"0" * (MAX_INTEGER_DIGITS + 1) in skeleton

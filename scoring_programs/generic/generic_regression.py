@@ -22,8 +22,8 @@ import math
 import re
 from bisect import bisect_right, insort
 from collections import Counter
-from itertools import groupby
-from operator import and_, eq, mul
+from itertools import accumulate, chain, groupby, repeat
+from operator import add, and_, eq, mul, truediv
 
 import fast_csv
 
@@ -210,11 +210,19 @@ class Pairs(object):
     def weighted(self, values):
         return values if self.ones else list(map(mul, self.counts, values))
 
+    def weights(self, values):
+        """_weights_by_value of self.gold or self.pred, computed once (spearman and kendall_tau both need them)."""
+        cache = self.__dict__.setdefault("_weights", {})
+        found = cache.get(id(values))
+        if found is None or found[0] is not values:
+            found = cache[id(values)] = (values, _weights_by_value(values, self))
+        return found[1]
+
 
 def _pearson_of(xs, ys, pairs):
     """Pearson's r of the points (x, y) counted as ``pairs`` counts them, two-pass as scipy; None when x or y is
     constant."""
-    if len(set(xs)) < 2 or len(set(ys)) < 2:
+    if min(xs) == max(xs) or min(ys) == max(ys):  # constant (values are finite): no hashing of every value
         return None
     total = pairs.total
     mx = math.fsum(pairs.weighted(xs)) / total
@@ -241,12 +249,13 @@ def _weights_by_value(values, pairs):
 def _average_ranks(values, pairs):
     """The average rank (1-based) of each value, ties sharing the mean of their ranks (scipy.stats.rankdata
     'average'), over the values counted as ``pairs`` counts them."""
-    weight = _weights_by_value(values, pairs)
-    ranks, before = {}, 0.0
-    for value in sorted(weight):
-        count = weight[value]
-        ranks[value] = before + (count + 1) / 2.0
-        before += count
+    weight = pairs.weights(values)
+    order = sorted(weight)
+    counts = list(map(weight.__getitem__, order))
+    # rank = (weight of the smaller values) + (count + 1) / 2, the running total summed in the same order as a
+    # loop would; map/accumulate keep it in C (one step per distinct value)
+    before = accumulate(chain((0.0,), counts))
+    ranks = dict(zip(order, map(add, before, map(truediv, map(add, counts, repeat(1)), repeat(2.0)))))
     return list(map(ranks.__getitem__, values))
 
 
@@ -283,18 +292,20 @@ def kendall_tau(pairs):
     """Kendall's tau-b (scipy.stats.kendalltau's default): (concordant - discordant) / sqrt((n0 - ties in the gold)
     (n0 - ties in the predictions)), n0 = n(n-1)/2; exact integer counts, discordant pairs in about n sqrt(n) C
     steps."""
-    counts = [int(c) for c in pairs.counts]
-    gold_weight, pred_weight = _weights_by_value(pairs.gold, pairs), _weights_by_value(pairs.pred, pairs)
+    gold_weight, pred_weight = pairs.weights(pairs.gold), pairs.weights(pairs.pred)
     if len(gold_weight) < 2 or len(pred_weight) < 2:
         return None
-    n = sum(counts)
-    total = n * (n - 1) // 2
     gold_ties = _tie_pairs(int(c) for c in gold_weight.values())
     pred_ties = _tie_pairs(int(c) for c in pred_weight.values())
-    both_ties = _tie_pairs(counts)
-    # pairs are sorted by (gold, prediction): a discordant pair is an inversion of the predictions in this order
-    # (a pair counted c times stands c times in a row, with no inversion among its copies)
-    second = pairs.pred if pairs.ones else [p for p, c in zip(pairs.pred, counts) for _ in range(c)]
+    if pairs.ones:  # every pair once: no pair ties with itself
+        n, both_ties, second = len(pairs.counts), 0, pairs.pred
+    else:
+        counts = [int(c) for c in pairs.counts]
+        n, both_ties = sum(counts), _tie_pairs(counts)
+        # pairs are sorted by (gold, prediction): a discordant pair is an inversion of the predictions in this
+        # order (a pair counted c times stands c times in a row, with no inversion among its copies)
+        second = [p for p, c in zip(pairs.pred, counts) for _ in range(c)]
+    total = n * (n - 1) // 2
     discordant = _discordant(second)
     concordant = total - gold_ties - pred_ties + both_ties - discordant
     return max(-1.0, min(1.0, (concordant - discordant) / math.sqrt(total - gold_ties) / math.sqrt(total - pred_ties)))

@@ -24,6 +24,7 @@ import json
 import re
 from collections import Counter, namedtuple
 from itertools import chain
+from operator import itemgetter
 
 from report_html import paragraph, section, table
 from scoring_runtime import Items, ReferenceDataError, SubmissionError, quote, read_text
@@ -259,10 +260,13 @@ def _token_key(tokens, plain=False):
     return tuple(tokens)
 
 
+_FIRST, _LAST = itemgetter(0), itemgetter(-1)
+
+
 def _conll_blocks(text, label, error, docstarts=None):
-    """(first line number, [(line number, columns)]) of each sentence of a CoNLL file; blank lines and -DOCSTART-
-    lines end a sentence (the line number of each -DOCSTART- line is appended to the list ``docstarts``, if given);
-    a line with one column is an error."""
+    """(first line number, tokens, tags) of each sentence of a CoNLL file (the first and last columns); blank lines
+    and -DOCSTART- lines end a sentence (the line number of each -DOCSTART- line is appended to the list
+    ``docstarts``, if given); a line with one column is an error."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     line = 1
@@ -273,9 +277,10 @@ def _conll_blocks(text, label, error, docstarts=None):
         if end < 0:
             end = size
         block = text[start:end]
-        rows = [part.split() for part in block.split("\n")]
+        # map() over C methods: no Python-level step per line (a large file has millions).
+        rows = list(map(str.split, block.split("\n")))
         if min(map(len, rows)) > 1 and DOCSTART not in block:
-            yield line, rows
+            yield line, list(map(_FIRST, rows)), list(map(_LAST, rows))
         else:  # blank lines with spaces, -DOCSTART-, a missing column: line by line
             first, kept = None, []
             for offset, columns in enumerate(rows):
@@ -283,7 +288,7 @@ def _conll_blocks(text, label, error, docstarts=None):
                     if columns and docstarts is not None:
                         docstarts.append(line + offset)
                     if kept:
-                        yield first, kept
+                        yield first, [columns[0] for columns in kept], [columns[-1] for columns in kept]
                     first, kept = None, []
                     continue
                 if len(columns) < 2:
@@ -294,8 +299,8 @@ def _conll_blocks(text, label, error, docstarts=None):
                     first = line + offset
                 kept.append(columns)
             if kept:
-                yield first, kept
-        line += block.count("\n") + 2
+                yield first, [columns[0] for columns in kept], [columns[-1] for columns in kept]
+        line += len(rows) + 1
         start = end + 2
 
 
@@ -391,12 +396,11 @@ def read_gold(ref_dir, config):
     else:
         gold_types, strict = chunker.gold_types, chunker.strict
         docstarts = [] if config.get("docstart") == "token" else None
-        for line, rows in _conll_blocks(text, label, error, docstarts):
-            tags = [columns[-1] for columns in rows]
+        for line, tokens, tags in _conll_blocks(text, label, error, docstarts):
             if strict:
                 _check_tags(chunker, tags, label, line)
             sentences.append(_new_tuple(Sentence, ("%d" % (len(sentences) + 1), line,
-                                                   " ".join([columns[0] for columns in rows]), " ".join(tags),
+                                                   " ".join(tokens), " ".join(tags),
                                                    len(tags)) + gold_types(tags)))
     if not sentences:
         raise error("%s holds no sentences" % label)
@@ -468,18 +472,16 @@ def read_predictions(res_dir, config, gold, changed=None):
         return _json_predictions(text, label, config, gold, changed)
     predicted = []
     count = len(sentences)
-    for line, rows in _conll_blocks(text, label, SubmissionError):
+    for line, tokens, tags in _conll_blocks(text, label, SubmissionError):
         at = len(predicted)
         if at >= count:
             raise SubmissionError("%s, line %d: a %s sentence, but the gold has %d" % (label, line, ordinal(at + 1),
                                                                                        count))
         sentence = sentences[at]
-        tokens = [columns[0] for columns in rows]
         if _token_key(tokens, True) != sentence.tokens:
             if not ignore or len(tokens) != sentence.size:
                 raise _mismatch(gold, at, tokens, label, lambda position: "line %d" % (line + position), not ignore)
             _changed(gold, at, tokens, changed, lambda position: "%s, line %d" % (label, line + position))
-        tags = [columns[-1] for columns in rows]
         joined = " ".join(tags)
         if chunker.strict and joined != sentence.tags:
             for offset, tag in enumerate(tags):

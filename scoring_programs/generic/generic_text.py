@@ -86,19 +86,23 @@ def _squad_gold(data, label):
             if not isinstance(qas, list):
                 raise error("%s: data[%d].paragraphs[%d] has no \"qas\" list" % (label, a, p))
             for q, qa in enumerate(qas):
-                where = "%s: data[%d].paragraphs[%d].qas[%d]" % (label, a, p, q)
+                # (where the qa is: formatted only for a message, as a large dataset has many)
+                where = lambda: "%s: data[%d].paragraphs[%d].qas[%d]" % (label, a, p, q)  # noqa: E731
                 raw = qa.get("id") if isinstance(qa, dict) else None
-                if isinstance(raw, bool) or not isinstance(raw, (str, int)) or not id_key(u"%s" % raw):
-                    raise error("%s has no \"id\" (a string)" % where)
-                key = id_key(u"%s" % raw)
+                key = id_key(raw if type(raw) is str else u"%s" % raw) if isinstance(raw, (str, int)) else None
+                if isinstance(raw, bool) or not key:
+                    raise error("%s has no \"id\" (a string)" % where())
                 if key in gold:
-                    raise error("%s: id %s is given twice" % (where, quote(u"%s" % raw)))
+                    raise error("%s: id %s is given twice" % (where(), quote(u"%s" % raw)))
                 answers = qa.get("answers")
-                if not isinstance(answers, list) or not all(
-                        isinstance(answer, dict) and isinstance(answer.get("text"), str) for answer in answers):
+                try:
+                    texts = [answer["text"] for answer in answers]
+                except (TypeError, KeyError):
+                    texts = None
+                if not isinstance(answers, list) or texts is None or not all(type(t) is str for t in texts):
                     raise error("%s (id %s): \"answers\" must be a list of objects with a \"text\" string"
-                                % (where, quote(u"%s" % raw)))
-                gold[key] = [answer["text"] for answer in answers] or [""]
+                                % (where(), quote(u"%s" % raw)))
+                gold[key] = texts or [""]
     if not gold:
         raise error("%s holds no questions" % label)
     return gold
@@ -205,12 +209,15 @@ def signatures(references, keys):
     return out
 
 
-def measure(references, predictions, keys, normalize):
-    """({key: score}, {key: per-item values or statistics}) for the keys asked for, over aligned lists."""
+def measure(references, predictions, keys, normalize, golds=None):
+    """({key: score}, {key: per-item values or statistics}) for the keys asked for, over aligned lists; ``golds``:
+    the squad_gold of each item's references, when the caller has them."""
     per_item = {}
     if "exact_match" in keys or "f1" in keys:
-        pairs = [metrics.squad_scores(metrics.squad_gold(refs, normalize), pred, normalize)
-                 for refs, pred in zip(references, predictions)]
+        if golds is None:
+            golds = [metrics.squad_gold(refs, normalize) for refs in references]
+        squad_scores = metrics.squad_scores
+        pairs = [squad_scores(gold, pred, normalize) for gold, pred in zip(golds, predictions)]
         per_item["exact_match"] = [p[0] for p in pairs]
         per_item["f1"] = [p[1] for p in pairs]
     rouge = [key for key in metrics.ROUGE_KEYS if key in keys]
@@ -286,9 +293,15 @@ def score(ref_dir, res_dir, config):
     keys = list(config["keys"])
     normalize = normalizer(config)
     needed = set(keys) | ({"f1"} if "exact_match" in keys else set())
-    values, per_item = measure(references, predictions, needed, normalize)
+    golds = None
+    if "f1" in needed:  # the references normalized once, for the scores and the no-answer count
+        golds = [metrics.squad_gold(refs, normalize) for refs in references]
+        no_answer = sum(1 for gold in golds if not any(gold))
+    else:  # only the count: one item's normalized references at a time (memory)
+        no_answer = sum(1 for refs in references if not any(metrics.squad_gold(refs, normalize)))
+    values, per_item = measure(references, predictions, needed, normalize, golds)
+    del golds
     signed = signatures(references, keys)
-    no_answer = sum(1 for refs in references if not any(metrics.squad_gold(refs, normalize)))
     notes = ["scored %d ids (%d of them no-answer items)" % (len(ids), no_answer)]
     notes.extend("%s signature (sacreBLEU-compatible): %s" % (key, text) for key, text in sorted(signed.items()))
     totals = [("ids scored", len(ids)), ("ids with several references", sum(1 for r in references if len(r) > 1)),

@@ -14,7 +14,6 @@ import re
 import string
 import unicodedata
 from collections import Counter
-from itertools import repeat
 
 # ---------------------------------------------------------------------------------------------------------------
 # SQuAD: normalization, exact match, F1 (the official evaluation scripts v1.1 and v2.0)
@@ -64,12 +63,17 @@ class Normalizer(object):
         return text
 
 
-def token_f1(gold_tokens, predicted_tokens):
+def token_f1(gold_tokens, predicted_tokens, predicted_counts=None):
     """SQuAD 2.0's F1 of two token lists: 1 if both are empty, 0 if one is; else the harmonic mean of the
-    precision and recall of the common tokens (a multiset intersection)."""
+    precision and recall of the common tokens (a multiset intersection). ``predicted_counts``: the Counter of
+    ``predicted_tokens``, when the caller has it (one prediction, several references)."""
     if not gold_tokens or not predicted_tokens:
         return float(gold_tokens == predicted_tokens)
-    common = sum((Counter(gold_tokens) & Counter(predicted_tokens)).values())
+    gold = Counter(gold_tokens)
+    predicted = predicted_counts if predicted_counts is not None else Counter(predicted_tokens)
+    # The multiset intersection's size, summed in C (Counter's & operator loops in Python).
+    shared = gold.keys() & predicted.keys()
+    common = sum(map(min, map(gold.__getitem__, shared), map(predicted.__getitem__, shared)))
     if common == 0:
         return 0.0
     precision = 1.0 * common / len(predicted_tokens)
@@ -94,7 +98,10 @@ def squad_scores(gold, prediction, normalize):
     normal = normalize(prediction)
     tokens = normal.split()
     exact = 1.0 if normal in gold else 0.0
-    return exact, max(token_f1(g.split(), tokens) for g in gold)
+    if len(gold) == 1:
+        return exact, token_f1(gold[0].split(), tokens)
+    counts = Counter(tokens)
+    return exact, max(token_f1(g.split(), tokens, counts) for g in gold)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -106,7 +113,7 @@ BLEU_ORDER = 4
 # comma is split off unless it stands between digits; a hyphen after a digit is split off.
 _SYMBOLS = dict((ord(ch), " %s " % ch) for ch in " !\"#$%&()*+/:;<=>?@[\\]^_`{|}~")
 _13A = ((re.compile(r"([^0-9])([\.,])"), r"\1 \2 "), (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
-        (re.compile(r"([0-9])(-)"), r"\1 \2 "))
+        (re.compile(r"(?<=[0-9])-"), " - "))  # same as ([0-9])(-) -> \1 \2 , without a template to expand
 _ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
 
 
@@ -117,8 +124,12 @@ def tokenize_13a(text):
         for entity, character in _ENTITIES:
             line = line.replace(entity, character)
     line = (" %s " % line).translate(_SYMBOLS)
-    for pattern, replacement in _13A:
-        line = pattern.sub(replacement, line)
+    # Each pattern needs a period, comma or hyphen: skipping the regex passes a line lacks is worth it.
+    if "." in line or "," in line:
+        line = _13A[0][0].sub(_13A[0][1], line)
+        line = _13A[1][0].sub(_13A[1][1], line)
+    if "-" in line:
+        line = _13A[2][0].sub(_13A[2][1], line)
     return line.split()
 
 
@@ -133,24 +144,28 @@ def _word_ngrams(tokens, order):
 def bleu_stats(references, hypothesis):
     """One segment's additive BLEU statistics: [hypothesis length, closest reference length (the shorter on a
     tie), matches of order 1..4 (clipped by the most any reference has), hypothesis n-grams of order 1..4]."""
-    merged = Counter()
-    lengths = []
-    for reference in references:
-        tokens = tokenize_13a(reference)
-        lengths.append(len(tokens))
-        for gram, count in _word_ngrams(tokens, BLEU_ORDER).items():
-            if count > merged[gram]:
-                merged[gram] = count
     tokens = tokenize_13a(hypothesis)
     length = len(tokens)
+    lengths = []
+    merged = None
+    for reference in references:
+        ref_tokens = tokenize_13a(reference)
+        lengths.append(len(ref_tokens))
+        grams = _word_ngrams(ref_tokens, BLEU_ORDER)
+        if merged is None:
+            merged = grams  # the usual single reference: no merge needed
+        else:
+            for gram, count in grams.items():
+                if count > merged[gram]:
+                    merged[gram] = count
     closest = min(lengths, key=lambda n: (abs(length - n), n))
-    correct, total = [0] * BLEU_ORDER, [0] * BLEU_ORDER
-    for gram, count in _word_ngrams(tokens, BLEU_ORDER).items():
-        n = len(gram) - 1
-        total[n] += count
-        clip = merged.get(gram)
-        if clip:
-            correct[n] += count if count < clip else clip
+    # The hypothesis n-grams of order n number length - n + 1; only the matches need the n-grams themselves.
+    total = [max(length - n, 0) for n in range(BLEU_ORDER)]
+    correct = [0] * BLEU_ORDER
+    hyp = _word_ngrams(tokens, BLEU_ORDER)
+    for gram in filter(merged.__contains__, hyp):
+        count, clip = hyp[gram], merged[gram]
+        correct[len(gram) - 1] += count if count < clip else clip
     return [length, closest] + correct + total
 
 
@@ -197,10 +212,9 @@ CHRF_ORDER = 6
 CHRF_BETA = 2
 
 
-def _char_ngrams(text):
-    line = "".join(text.split())
-    size = len(line)
-    return [Counter(line)] + [Counter([line[i:i + n] for i in range(size - n + 1)]) for n in range(2, CHRF_ORDER + 1)]
+def _char_grams(line, n):
+    """The character n-grams of ``line`` (an iterator): zip of shifted copies, joined, runs in C."""
+    return iter(line) if n == 1 else map("".join, zip(*[line[i:] for i in range(n)]))
 
 
 def chrf_of(stats):
@@ -231,15 +245,25 @@ def chrf_stats(references, hypothesis):
     """One segment's additive chrF statistics, of the reference whose sentence chrF is highest (the first on a
     tie): per order, [hypothesis n-grams (0 when the reference has none of that order), reference n-grams,
     matches]."""
-    hyp = _char_ngrams(hypothesis)
-    hyp_counts = [sum(c.values()) for c in hyp]
+    hyp = "".join(hypothesis.split())
+    size = len(hyp)
+    counts = [Counter(_char_grams(hyp, n)) for n in range(1, CHRF_ORDER + 1)]
     best, best_score = None, -1.0
     for reference in references:
+        ref = "".join(reference.split())
         stats = []
-        for n, ref in enumerate(_char_ngrams(reference)):
-            grams = hyp[n]
-            match = sum(map(min, grams.values(), map(ref.get, grams, repeat(0))))
-            stats.extend((hyp_counts[n] if ref else 0, sum(ref.values()), match))
+        for n in range(1, CHRF_ORDER + 1):
+            if len(ref) < n:
+                stats.extend((0, 0, 0))
+                continue
+            # A string of length L has L - n + 1 n-grams; the matches need only the reference n-grams that the
+            # hypothesis has, counted (sum over n-grams of the smaller count).
+            grams = counts[n - 1]
+            shared = Counter(filter(grams.__contains__, _char_grams(ref, n)))
+            match = sum(map(min, shared.values(), map(grams.__getitem__, shared)))
+            stats.extend((max(size - n + 1, 0), len(ref) - n + 1, match))
+        if len(references) == 1:
+            return stats
         score = chrf_of(stats)
         if score > best_score:
             best, best_score = stats, score
