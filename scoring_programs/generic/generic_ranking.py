@@ -29,27 +29,10 @@ from generic_config import file_format
 from generic_items import ordinal
 from generic_ranking_trec import RUN_LINES, read_qrels, read_run, summarize
 from generic_result import make_result, scores_section
-from generic_table import check_complete, collect, csv_records, describe, id_key, locate
+from generic_table import check_complete, collect, csv_records, describe, id_key, json_object, locate
 
 HITS = (3, 5, 10)
 _SHOWN_RANKS = 10
-
-
-class _Duplicates(dict):
-    """A JSON object that remembers the first key given twice (json.loads keeps the last one silently)."""
-    repeated = None
-
-
-def _pairs(pairs):
-    obj = _Duplicates(pairs)
-    if len(obj) < len(pairs):
-        seen = set()
-        for key, _ in pairs:
-            if key in seen:
-                obj.repeated = key
-                break
-            seen.add(key)
-    return obj
 
 
 def _option(value):
@@ -61,7 +44,7 @@ def _option(value):
 
 
 def _json_table(path, label, error, gold, unknown=None):
-    data = load_json(read_text(path, label, error), label, error, object_pairs_hook=_pairs)
+    data = load_json(read_text(path, label, error), label, error, object_pairs_hook=json_object)
     if not isinstance(data, dict):
         raise error("%s must hold a JSON object {query id: option id%s}"
                     % (label, "" if gold is None else " or [option ids, best first]"))

@@ -193,7 +193,6 @@ class Chunker(object):
     def compare(self, gold, predicted):
         """(gold types, predicted types, correct types, correct tags) of one sentence (lists of tags, equal length):
         conlleval.pl's count, token by token, or (strict) the chunks both have."""
-        parse = self.parse
         if self.strict:
             truth, guess = self._strict_chunks(gold), self._strict_chunks(predicted)
             common = set(truth).intersection(guess)

@@ -128,3 +128,21 @@ def read_submission_csv(res_dir, config, columns, gold, hint=""):
                     SubmissionError, gold)
     check_complete(table, gold, label, hint)
     return table, label
+
+
+class JsonObject(dict):
+    """A JSON object that remembers the first key given twice (json.loads keeps the last one silently)."""
+    repeated = None
+
+
+def json_object(pairs):
+    """object_pairs_hook for load_json: a JsonObject whose ``repeated`` names a key given twice, if any."""
+    obj = JsonObject(pairs)
+    if len(obj) < len(pairs):
+        seen = set()
+        for key, _ in pairs:
+            if key in seen:
+                obj.repeated = key
+                break
+            seen.add(key)
+    return obj

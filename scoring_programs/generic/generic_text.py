@@ -16,7 +16,7 @@ from report_html import paragraph, section, table
 from scoring_runtime import VERSION, Items, ReferenceDataError, SubmissionError, load_json, quote, read_text
 
 from generic_result import make_result, scores_section
-from generic_table import check_complete, collect, csv_records, describe, id_key, locate
+from generic_table import check_complete, collect, csv_records, describe, id_key, json_object, locate
 import generic_text_metrics as metrics
 
 MEAN_KEYS = ("exact_match", "f1") + metrics.ROUGE_KEYS
@@ -40,23 +40,6 @@ def normalizer(config):
 
 # ---------------------------------------------------------------------------------------------------------------
 # Reading
-
-
-class _Object(dict):
-    """A JSON object that remembers the first key given twice (json.loads keeps the last one silently)."""
-    repeated = None
-
-
-def _pairs(pairs):
-    obj = _Object(pairs)
-    if len(obj) < len(pairs):
-        seen = set()
-        for key, _ in pairs:
-            if key in seen:
-                obj.repeated = key
-                break
-            seen.add(key)
-    return obj
 
 
 def _json_kind(value):
@@ -128,7 +111,7 @@ def read_gold(ref_dir, config):
         if not gold:
             raise error("%s holds no rows" % label)
         return gold
-    data = load_json(read_text(path, label, error), label, error, object_pairs_hook=_pairs)
+    data = load_json(read_text(path, label, error), label, error, object_pairs_hook=json_object)
     if is_squad(data):
         return _squad_gold(data, label)
     if not isinstance(data, dict):
@@ -172,7 +155,7 @@ def read_predictions(res_dir, config, gold):
         predicted = dict((key, cells[0]) for key, (_, cells) in table.items())
         check_complete(predicted, gold, label, hint)
         return predicted
-    data = load_json(read_text(path, label, SubmissionError), label, SubmissionError, object_pairs_hook=_pairs)
+    data = load_json(read_text(path, label, SubmissionError), label, SubmissionError, object_pairs_hook=json_object)
     if not isinstance(data, dict):
         raise SubmissionError("%s must hold a JSON object {id: predicted text}, found %s" % (label, _json_kind(data)))
     if data.repeated is not None:
