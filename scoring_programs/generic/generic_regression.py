@@ -18,6 +18,7 @@ integers); pearson, spearman, kendall_tau and r2 are not sums of per-item terms,
 (gold, prediction) pair, named "pair:<gold>,<prediction>" with the count 1: summed over a resample, the counts are
 the resample's multiset of pairs, on which the metric is computed exactly as on the whole set.
 """
+import itertools
 import math
 import re
 from bisect import bisect_right, insort
@@ -85,8 +86,10 @@ def _values(table, label, column, error, label_range):
 # twice, a cell that is not a plain number, ids other than the gold's) returns None, and the file is read again row
 # by row, which finds the first problem and names its line: results and messages are those of the row-by-row read.
 
-def _bulk_columns(path, id_column, value_column):
-    """([ids], [value texts]) of a CSV (fast_csv.columns) or TSV file in the usual shape, or None."""
+def _bulk_columns(path, id_column, value_column, rows=None):
+    """([ids], [value texts]) of a CSV (fast_csv.columns) or TSV file in the usual shape, or None; None too as soon
+    as it holds more than ``rows`` data rows (a submission: the gold's count), so that an oversized run costs no
+    more than the row-by-row read, which stops at its first bad line."""
     def choose(header):
         names = [cell.strip() for cell in header]
         positions = []
@@ -104,7 +107,10 @@ def _bulk_columns(path, id_column, value_column):
     try:
         if is_tsv(path):
             with open(path, "rb") as handle:
-                lines = handle.read().decode("utf-8").splitlines()
+                head = handle.readlines() if rows is None else list(itertools.islice(handle, rows + 2))
+                if rows is not None and len(head) == rows + 2:
+                    return None
+                lines = b"".join(head).decode("utf-8").splitlines()
             if lines and lines[0].startswith("\ufeff"):
                 lines[0] = lines[0][1:]
             if not lines or "\r" in "".join(lines[-1:]) or not all(lines):
@@ -119,6 +125,8 @@ def _bulk_columns(path, id_column, value_column):
             for part in fast_csv.columns(path, choose):
                 ids.extend(part[0])
                 texts.extend(part[1])
+                if rows is not None and len(ids) > rows:
+                    return None
     except (fast_csv.NotPlain, UnicodeDecodeError, OSError):
         return None
     if not ids or not all(map(_PLAIN_ID.match, ids)) or len(set(ids)) != len(ids):
@@ -143,13 +151,13 @@ def _bulk_values(texts, label_range):
     return values
 
 
-def _bulk_read(directory, config, error):
+def _bulk_read(directory, config, error, rows=None):
     name = config["reference" if error is ReferenceDataError else "submission"]
     try:
         path = locate(directory, name, error)
     except (ReferenceDataError, SubmissionError):
         return None
-    found = _bulk_columns(path, config["id_column"], config["value_column"])
+    found = _bulk_columns(path, config["id_column"], config["value_column"], rows)
     values = found and _bulk_values(found[1], config.get("label_range"))
     return (found[0], values) if values is not None else None
 
@@ -165,7 +173,7 @@ def read_gold(ref_dir, config):
 
 def read_predictions(res_dir, config, gold):
     """{id: predicted value} for exactly the gold ids; SubmissionError naming the file, line and problem."""
-    bulk = _bulk_read(res_dir, config, SubmissionError)
+    bulk = _bulk_read(res_dir, config, SubmissionError, len(gold))
     if bulk is not None and len(bulk[0]) == len(gold) and all(map(gold.__contains__, bulk[0])):
         return dict(zip(*bulk))
     column = config["value_column"]

@@ -20,6 +20,7 @@ Per-item statistics (unit: sentence): "sentences", "tokens", "correct_tokens" an
 "gold:T", "predicted:T", "correct:T": summed over any sentences they give every key exactly.
 """
 import bisect
+import io
 import json
 import re
 from collections import Counter, namedtuple
@@ -262,10 +263,12 @@ def _token_key(tokens, plain=False):
 _FIRST, _LAST = itemgetter(0), itemgetter(-1)
 
 
-def _conll_blocks(text, label, error, docstarts=None):
+def _conll_blocks(text, label, error, docstarts=None, max_tokens=None):
     """(first line number, tokens, tags) of each sentence of a CoNLL file (the first and last columns); blank lines
     and -DOCSTART- lines end a sentence (the line number of each -DOCSTART- line is appended to the list
-    ``docstarts``, if given); a line with one column is an error."""
+    ``docstarts``, if given); a line with one column is an error. ``max_tokens`` (a submission: the gold's longest
+    sentence): a longer sentence is yielded as soon as it is one token longer, so a huge block is never split
+    whole and the reader names the problem as for any sentence of the wrong length."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     line = 1
@@ -277,12 +280,13 @@ def _conll_blocks(text, label, error, docstarts=None):
             end = size
         block = text[start:end]
         # map() over C methods: no Python-level step per line (a large file has millions).
-        rows = list(map(str.split, block.split("\n")))
-        if min(map(len, rows)) > 1 and DOCSTART not in block:
+        lines = block.count("\n") + 1
+        rows = list(map(str.split, block.split("\n"))) if max_tokens is None or lines <= max_tokens else None
+        if rows is not None and min(map(len, rows)) > 1 and DOCSTART not in block:
             yield line, list(map(_FIRST, rows)), list(map(_LAST, rows))
-        else:  # blank lines with spaces, -DOCSTART-, a missing column: line by line
+        else:  # blank lines with spaces, -DOCSTART-, a missing column, a block too long: line by line
             first, kept = None, []
-            for offset, columns in enumerate(rows):
+            for offset, columns in enumerate(rows if rows is not None else map(str.split, io.StringIO(block))):
                 if not columns or columns[0] == DOCSTART:
                     if columns and docstarts is not None:
                         docstarts.append(line + offset)
@@ -297,9 +301,14 @@ def _conll_blocks(text, label, error, docstarts=None):
                 if first is None:
                     first = line + offset
                 kept.append(columns)
+                if max_tokens is not None and len(kept) > max_tokens:
+                    # longer than any gold sentence: what has been read is enough for the reader's own message
+                    yield first, [columns[0] for columns in kept], [columns[-1] for columns in kept]
+                    raise error("%s, line %d: a sentence longer than any of the gold's (%d tokens at most)"
+                                % (label, line + offset, max_tokens))
             if kept:
                 yield first, [columns[0] for columns in kept], [columns[-1] for columns in kept]
-        line += len(rows) + 1
+        line += lines + 1
         start = end + 2
 
 
@@ -471,7 +480,8 @@ def read_predictions(res_dir, config, gold, changed=None):
         return _json_predictions(text, label, config, gold, changed)
     predicted = []
     count = len(sentences)
-    for line, tokens, tags in _conll_blocks(text, label, SubmissionError):
+    longest = max(sentence.size for sentence in sentences) if sentences else 0
+    for line, tokens, tags in _conll_blocks(text, label, SubmissionError, max_tokens=longest):
         at = len(predicted)
         if at >= count:
             raise SubmissionError("%s, line %d: a %s sentence, but the gold has %d" % (label, line, ordinal(at + 1),
