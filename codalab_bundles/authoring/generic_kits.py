@@ -224,16 +224,9 @@ def _read_csv(path):
     return rows[0], [row for row in rows[1:] if row]
 
 
-_read_table = _read_csv  # the name the regression and text hooks use
-
-
-def _tsv_text(header, rows):
-    return "".join("\t".join(row) + "\n" for row in [header] + list(rows))
-
-
 def _csv_text(header, rows, tabs=False):
     if tabs:  # TSV as read: no quoting (the cells came from a TSV file, so they hold no tab nor line end)
-        return _tsv_text(header, rows)
+        return "".join("\t".join(row) + "\n" for row in [header] + list(rows))
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(header)
@@ -342,7 +335,7 @@ def public_data(ctx):
         out.write_text(_csv_text([header[i] for i in keep], [[row[i] for i in keep] for row in rows]),
                        encoding="utf-8")
     elif kind == "regression":
-        header, rows = _read_table(gold)
+        header, rows = _read_csv(gold)
         value = _column(header, program["value_column"])
         keep = [i for i in range(len(header)) if i != value]
         out.write_text(_csv_text([header[i] for i in keep], [[row[i] for i in keep] for row in rows]),
@@ -586,7 +579,7 @@ def split_gold(kind, path, program):
         def text(chosen):
             return "".join(line for _, line in chosen)
     else:
-        header, rows = _read_table(path)
+        header, rows = _read_csv(path)
         if program.get("id_column"):
             key = _column(header, program["id_column"])
             items = [(row[key].strip(), row) for row in rows]
@@ -594,7 +587,7 @@ def split_gold(kind, path, program):
             items = [(str(i), row) for i, row in enumerate(rows)]
 
         def text(chosen):
-            return _table_text(name)(header, [row for _, row in chosen])
+            return _csv_text(header, [row for _, row in chosen], _is_tsv(name))
     parts = _both_filled({"dev": [item for item in items if _in_dev(item[0])],
                           "test": [item for item in items if not _in_dev(item[0])]})
     gold = dict((split, {name: text(chosen)}) for split, chosen in parts.items())
@@ -663,7 +656,7 @@ def _text_public_data(gold, program, out):
         ids = list(json.loads(gold.read_text(encoding="utf-8-sig")))
         out.write_text(json.dumps(ids, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     else:
-        header, rows = _read_table(gold)
+        header, rows = _read_csv(gold)
         answer, key = _column(header, program["reference_column"]), _column(header, program["id_column"])
         keep = [i for i in range(len(header)) if i != answer]
         seen, kept = set(), []
@@ -671,23 +664,18 @@ def _text_public_data(gold, program, out):
             if row[key].strip() not in seen:
                 seen.add(row[key].strip())
                 kept.append([row[i] for i in keep])
-        out.write_text(_table_text(gold)([header[i] for i in keep], kept), encoding="utf-8")
-
-
-def _table_text(path):
-    """The writer of a table in the format of ``path``: TSV (tabs, no quoting) or CSV."""
-    return _tsv_text if str(path).lower().endswith(".tsv") else _csv_text
+        out.write_text(_csv_text([header[i] for i in keep], kept, _is_tsv(gold)), encoding="utf-8")
 
 
 def _text_split_items(path, program):
     """(items [(id, thing)], text(chosen items)) of a JSON, SQuAD or TSV text gold, for split_gold."""
     found = _text_format(path)
     if found == "tsv":
-        header, rows = _read_table(path)
+        header, rows = _read_csv(path)
         key = _column(header, program["id_column"])
 
         def text(chosen):
-            return _tsv_text(header, [row for _, row in chosen])
+            return _csv_text(header, [row for _, row in chosen], True)
         return [(row[key].strip(), row) for row in rows], text
     data = json.loads(path.read_text(encoding="utf-8-sig"))
     if found == "json":
