@@ -155,6 +155,9 @@ def _print_outcome(outcome):
         if explicit:
             print("  note: the v1.5 bundle cannot end %s before the next phase starts (v1.5 phases have no end)"
                   % ", ".join(explicit))
+        if outcome.task.fact_sheet:
+            print("  note: the v1.5 bundle has no fact sheet (CodaLab v1.5 has none): the %d question(s) are in the "
+                  "Codabench bundle only" % len(outcome.task.fact_sheet))
     for run in outcome.samples:
         if run.error is not None:
             print("  phase %d (%s): no sample submission replayed: %s" % (run.phase, run.label, run.error))

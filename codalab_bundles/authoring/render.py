@@ -39,11 +39,16 @@ def _scalar(value):
     return yaml_quote(value)
 
 
+def _flow(value):
+    """A value as one line of YAML (JSON is YAML's flow style): [true, false], ["", "a"], ""."""
+    return json.dumps(value)
+
+
 def _environment():
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
                              keep_trailing_newline=True, trim_blocks=False, lstrip_blocks=False,
                              autoescape=False)
-    env.filters.update(q=yaml_quote, when=_when, b=_bool, scalar=_scalar)
+    env.filters.update(q=yaml_quote, when=_when, b=_bool, scalar=_scalar, flow=_flow)
     return env
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import yaml
 
-from .. import schema_check
+from .. import fact_sheet, schema_check
 
 ROOT = Path(__file__).resolve().parents[2]  # this repository: the seeded tasks' competition folder
 BUNDLES = ROOT / "bundles"
@@ -100,6 +100,8 @@ class Task(object):
         # runtime's rule otherwise); the builder marks their reference zip with GOLD_PUBLIC_MARKER.
         self.gold_public = dict((split, bool((spec.get("gold_public") or {}).get(split, False)))
                                 for split in split_dirs)
+        # Codabench only: the questions asked with every submission (codalab_bundles/fact_sheet.py)
+        self.fact_sheet = fact_sheet.from_task(spec.get("fact_sheet"))
 
     @property
     def splits(self):
@@ -181,6 +183,10 @@ def _place(path, data):
         column = data["leaderboard"]["columns"][path[2]]
         key = column.get("key") if isinstance(column, dict) else None
         head, path = "column %s" % (key if isinstance(key, str) else path[2] + 1), path[3:]
+    elif path[:1] == ["fact_sheet"] and len(path) > 1:
+        question = data["fact_sheet"][path[1]]
+        key = question.get("key") if isinstance(question, dict) else None
+        head, path = "fact_sheet question %s" % (key if isinstance(key, str) else path[1] + 1), path[2:]
     return ": ".join(part for part in (head, ".".join(map(str, path))) if part)
 
 
@@ -196,6 +202,27 @@ def _shown(path):
     """A path as a message shows it: relative to the current folder when inside it."""
     path = Path(path)
     return str(path.relative_to(Path.cwd())) if Path.cwd() in path.parents else str(path)
+
+
+def _check_fact_sheet(questions, where):
+    """What the schema cannot say of the fact sheet: keys once, choices for a select only (each once), and no
+    required checkbox (always answered: true or false)."""
+    seen = set()
+    for question in questions:
+        qwhere = "%s: fact_sheet question %s" % (where, question["key"])
+        _check(question["key"] not in seen, "%s: the key appears twice" % qwhere)
+        seen.add(question["key"])
+        choices = question.get("choices")
+        if question["type"] == "select":
+            _check(bool(choices), "%s: a select question needs its choices (choices: [a, b])" % qwhere)
+            twice = sorted(set(c for c in choices if choices.count(c) > 1))
+            _check(not twice, "%s: choices appear twice: %s" % (qwhere, ", ".join(twice)))
+        else:
+            _check(choices is None, "%s: choices are for a select question (this one is %s)"
+                   % (qwhere, question["type"]))
+        _check(not (question["type"] == "checkbox" and question.get("required")),
+               "%s: a checkbox is always answered (true or false), so it cannot be required: leave out required"
+               % qwhere)
 
 
 def task_names(bundles_dir=BUNDLES) -> list[str]:
@@ -242,6 +269,8 @@ def load_task(name: str, reference_overrides: dict | None = None, bundles_dir=BU
     for column in spec["leaderboard"]["columns"]:
         _check(column["key"] not in seen, "%s: column key %s appears twice" % (where, column["key"]))
         seen.add(column["key"])
+
+    _check_fact_sheet(spec.get("fact_sheet") or [], where)
 
     unknown = sorted(set(spec.get("gold_public") or {}) - set(p["split"] for p in phases))
     _check(not unknown, "%s: gold_public names splits no phase uses: %s" % (where, ", ".join(unknown)))
