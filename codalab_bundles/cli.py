@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
-from . import __version__, migrate, replay, validate
+from . import __version__, fact_sheet, migrate, replay, validate
 from .authoring import build, new_task, taskdef
 from .authoring.new_command import new_main
 from .offline import rescore, two_files
@@ -554,17 +554,23 @@ def submit_main(argv, how):
                                "again, cancelled and re-run as a new submission of the same file")
     batch_options.add_argument("--organization", type=int, metavar="ID", help="submit for this team (a Codabench "
                                "organization the account is a participant member of)")
+    fact_sheet.add_submit_options(parser)
     _server_options(parser)
     args = parser.parse_intermixed_args(argv)
     if args.in_flight < 1:
         parser.error("--in-flight takes a number from 1 up")
+    try:
+        args.answers = fact_sheet.parse_answer_options(args.fact_sheet, args.answer)
+    except fact_sheet.FactSheetError as exc:
+        parser.error(str(exc))
     if len(args.submissions) > 1 or args.batch or args.ledger or args.again or args.rerun_stuck or \
             args.organization is not None:
         return _submit_batch(parser, args)
     try:
         client = _client(parser, args)
         result = submit.submit(client, args.submissions[0], args.competition, args.phase, progress=_progress,
-                               even_if_closed=args.even_if_closed,
+                               even_if_closed=args.even_if_closed, answers=args.answers,
+                               no_fact_sheet=args.no_fact_sheet,
                                **({} if args.timeout is None else {"timeout": args.timeout}))
         diffs = None
         if args.expect_replay:
@@ -586,7 +592,8 @@ def _submit_batch(parser, args):
         result = batch.submit_many(client, args.submissions, args.competition, args.phase, in_flight=args.in_flight,
                                    ledger=args.ledger, timeout=args.timeout, again=args.again,
                                    organization=args.organization, even_if_closed=args.even_if_closed,
-                                   progress=_progress, rerun_stuck=args.rerun_stuck)
+                                   progress=_progress, rerun_stuck=args.rerun_stuck, answers=args.answers,
+                                   no_fact_sheet=args.no_fact_sheet)
     except (codabench_api.ApiError, submit.SubmitError, OSError) as exc:
         print("submit: %s" % exc, file=sys.stderr)
         return 2
@@ -595,7 +602,7 @@ def _submit_batch(parser, args):
         differ = _compare_with_replays(args.expect_replay, args.phase, result["entries"])
     if args.json:
         print(json.dumps({"account": result["account"], "ledger": result["ledger"],
-                          "interrupted": result["interrupted"],
+                          "interrupted": result["interrupted"], "fact_sheet_answers": result.get("fact_sheet_answers"),
                           "submissions": [e.as_dict() for e in result["entries"]]}, sort_keys=True))
     else:
         print(batch.format_table(result))

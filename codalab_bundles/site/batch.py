@@ -23,7 +23,8 @@ import time
 import urllib.parse
 
 from .codabench_api import ApiError
-from .submit import DONE, STUCK, SubmitError, create, default_timeout, may_submit, open_phase, outcome, read_submission
+from .submit import (DONE, STUCK, SubmitError, create, default_timeout, fact_sheet_answers, may_submit, open_phase,
+                     outcome, read_submission)
 
 LEDGER_HOME = os.path.join(os.path.expanduser("~"), ".cache", "codalab-bundles", "submit")
 IN_FLIGHT = 4
@@ -180,6 +181,7 @@ class Batch(object):
         self.account, self.organization, self.ledger, self.timeout = account, organization, ledger, timeout
         self.poll, self.sleep, self.clock = options["poll"], options["sleep"], options["clock"]
         self.rerun_stuck, self.resend_pauses = options["rerun_stuck"], options["resend_pauses"]
+        self.answers = options.get("answers")  # every zip's fact-sheet answers (None: none)
         self.say, self.stop = say, stop
         self.total, self.done, self.lock = 0, 0, threading.Lock()
 
@@ -222,7 +224,8 @@ class Batch(object):
                     return
                 self.record(entry, stage="uploading")
                 entry.id = create(client, self.competition, phase, entry.path,
-                                  site_file_name(entry.path, entry.sha256, self.organization), self.organization)
+                                  site_file_name(entry.path, entry.sha256, self.organization), self.organization,
+                                  self.answers)
             except ApiError as exc:
                 if (exc.status is not None and exc.status < 500) or attempt == len(self.resend_pauses):
                     raise
@@ -365,14 +368,17 @@ class Batch(object):
 
 def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT, ledger=None, timeout=None,
                 again=False, organization=None, even_if_closed=False, progress=None, now=None, poll=POLL,
-                sleep=time.sleep, clock=time.monotonic, stop=None, rerun_stuck=False, resend_pauses=RESEND_PAUSES):
+                sleep=time.sleep, clock=time.monotonic, stop=None, rerun_stuck=False, resend_pauses=RESEND_PAUSES,
+                answers=None, no_fact_sheet=False):
     """Submit every zip of ``paths`` (at most ``in_flight`` not yet final on the site at once) and wait for each.
     Returns {"competition", "phase", "account", "ledger", "entries": [Entry], "interrupted": bool}. ``stop``: a
     threading.Event that ends the call early (the caller's Ctrl-C): nothing new is sent after it is set.
     ``rerun_stuck``: a submission not final after ``timeout`` is run again the organizer's way (Batch.rescue),
-    twice at most, each time with a new ``timeout``."""
+    twice at most, each time with a new ``timeout``. ``answers``: the fact-sheet answers sent with every zip
+    (checked against the competition's questions before anything is sent)."""
     say = progress or (lambda text: None)
     competition, phase = open_phase(client, competition_id, phase_number, even_if_closed, now)
+    sending = fact_sheet_answers(competition, answers, no_fact_sheet)
     account = (client.call("reading this account", "GET", "/api/my_profile/") or {}).get("username")
     if not account:
         raise SubmitError("the site did not say which account this token is (GET /api/my_profile/)")
@@ -380,7 +386,7 @@ def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT
     timeout = default_timeout(phase) if timeout is None else timeout
     work = Batch(client, competition, phase, account, organization, ledger, timeout,
                  {"poll": poll, "sleep": sleep, "clock": clock, "rerun_stuck": rerun_stuck,
-                  "resend_pauses": resend_pauses}, say, stop or threading.Event())
+                  "resend_pauses": resend_pauses, "answers": sending}, say, stop or threading.Event())
 
     entries, first = [], {}
     for path in paths:
@@ -420,7 +426,7 @@ def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT
                 setattr(entry, field, getattr(twin, field))
             entry.origin = "same file"
     return {"competition": competition, "phase": phase, "account": account, "ledger": ledger.path,
-            "entries": entries, "interrupted": interrupted, "timeout": timeout}
+            "entries": entries, "interrupted": interrupted, "timeout": timeout, "fact_sheet_answers": sending}
 
 
 def _score_text(scores):

@@ -9,6 +9,7 @@ beyond the 10 decimals Codabench stores is an error.
 """
 import datetime
 
+from .. import fact_sheet
 from .codabench_api import ApiError, wait_for
 from .publish import api_instant, show, upload
 
@@ -93,10 +94,13 @@ def open_phase(client, competition_id, phase_number, even_if_closed=False, now=N
     return competition, phase
 
 
-def create(client, competition, phase, path, name=None, organization=None):
-    """Upload the zip at ``path`` (as ``name`` on the site) and make it a submission to ``phase``: its id."""
+def create(client, competition, phase, path, name=None, organization=None, answers=None):
+    """Upload the zip at ``path`` (as ``name`` on the site) and make it a submission to ``phase``: its id.
+    ``answers``: its fact-sheet answers (fact_sheet.answers_for), or None for none."""
     dataset, _ = upload(client, path, "submission", name=name, competition=competition["id"])
     payload = {"phase": phase["id"], "data": dataset.get("key")}
+    if answers is not None:
+        payload["fact_sheet_answers"] = answers
     if organization is not None:
         payload["organization"] = organization  # the team it is made for: the site checks the membership
     created = client.call("creating the submission", "POST", "/api/submissions/", payload)
@@ -139,15 +143,27 @@ def outcome(client, competition, phase, found, say):
             "details": found.get("status_details") or "", "scores": scores, "row": row}
 
 
+def fact_sheet_answers(competition, answers, no_fact_sheet=False):
+    """The fact-sheet answers to send to ``competition`` (checked against its questions), or None; SubmitError
+    saying every problem at once."""
+    try:
+        return fact_sheet.answers_for(competition, answers, no_fact_sheet)
+    except fact_sheet.FactSheetError as exc:
+        raise SubmitError(str(exc))
+
+
 def submit(client, path, competition_id, phase_number, progress=None, timeout=None, even_if_closed=False,
-           now=None):
-    """Returns {"id", "status", "details", "scores": {key: float}, "row": the leaderboard row or None}."""
+           now=None, answers=None, no_fact_sheet=False):
+    """Returns {"id", "status", "details", "scores": {key: float}, "row": the leaderboard row or None,
+    "fact_sheet_answers": what was sent, or None}. ``answers``: the fact-sheet answers given ({key: value}, checked
+    against the competition's questions before anything is sent), or None."""
     say = progress or (lambda text: None)
     competition, phase = open_phase(client, competition_id, phase_number, even_if_closed, now)
+    sending = fact_sheet_answers(competition, answers, no_fact_sheet)
     may_submit(client, competition, phase, phase_number, say)
     timeout = default_timeout(phase) if timeout is None else timeout
     say("submitting %s to phase %d (%s) of %s" % (path, phase_number, phase.get("name"), competition.get("title")))
-    submission_id = create(client, competition, phase, path)
+    submission_id = create(client, competition, phase, path, answers=sending)
     say("submission %s created; waiting for the compute worker" % submission_id)
     last = {}
 
@@ -167,8 +183,9 @@ def submit(client, path, competition_id, phase_number, progress=None, timeout=No
         return {"id": submission_id, "phase": phase.get("name"), "status": last.get("status"),
                 "details": last.get("status_details") or "", "scores": {}, "row": None,
                 "stuck": "still %s after %d s: %s" % (last.get("status"), timeout, STUCK.get(
-                    str(last.get("status")), "the site reports a status this command does not know"))}
-    return outcome(client, competition, phase, found, say)
+                    str(last.get("status")), "the site reports a status this command does not know")),
+                "fact_sheet_answers": sending}
+    return dict(outcome(client, competition, phase, found, say), fact_sheet_answers=sending)
 
 
 def may_submit(client, competition, phase, number, say):
@@ -240,6 +257,8 @@ def format_submitted(result, diffs=None):
                                                    " (%s)" % result["details"] if result["details"] else "")]
     if result.get("stuck"):
         lines.append("not final: %s" % result["stuck"])
+    if result.get("fact_sheet_answers") is not None:
+        lines.append("fact sheet: %s" % ", ".join("%s=%s" % (k, v) for k, v in result["fact_sheet_answers"].items()))
     for key, value in result["scores"].items():
         lines.append("  %s: %r" % (key, value))
     if result["row"] is not None:
