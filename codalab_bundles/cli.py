@@ -57,7 +57,7 @@ from . import __version__, fact_sheet, migrate, replay, validate
 from .authoring import build, new_task, taskdef
 from .authoring.new_command import new_main
 from .offline import rescore, two_files
-from .results import from_site, published, significance
+from .results import from_site, published, significance, systems
 from .results import run as results_run
 from .results import runs as results_runs
 from .site import batch, codabench_api, live_update, publish, submit
@@ -698,10 +698,12 @@ def results_main(argv, how):
         description="The results table of a phase for the task paper: every team's counted run (the leaderboard's "
                     "submission rule), rescored locally with the competition's own program, ranked, with bootstrap "
                     "intervals and significance clusters (paired approximate randomization, Holm-corrected), as "
-                    "results.csv, .md, .tex, .html, .png and .svg, plus runs.csv and a participants/ variant without "
+                    "results.csv, .md, .tex, .html, .png and .svg, plus runs.csv, the systems table (systems.csv, .md, "
+                    ".tex, .html: each team's fact-sheet answers) and a participants/ variant without "
                     "what only organizers see. From a live Codabench (--competition, organizer's token: every "
                     "submission is downloaded once into --cache and the site's stored scores are audited) or from a "
-                    "folder of runs (one entry per team: a folder of its runs, zips or folders, or one zip).",
+                    "folder of runs (one entry per team: a folder of its runs, zips or folders, or one zip; "
+                    "fact-sheet answers in <team>/fact_sheet.json, or <run>.fact_sheet.json beside a run).",
         epilog="examples:\n  %s results --competition 42 --phase 3 -o paper/\n  %s results runs/ --bundle "
                "dist/my-task.zip --phase 3 --by a_f1 -o paper-a/\n\n%s" % (command, command, EXIT_STATUSES))
     parser.add_argument("runs", nargs="?", metavar="RUNS_DIR", help="a folder of runs, one entry per team (instead "
@@ -754,6 +756,8 @@ def results_main(argv, how):
                 title = None
             found = results_run.compute(bundle, runs, args.phase, args.rule, site_rule, args.by, shown, settings,
                                         args.jobs, sys.stderr, title, skipped, args.significance_teams)
+            if args.competition is not None:  # the questions as the site has them (editable there)
+                found.questions = systems.on_site(found.questions, site.competition.get("fact_sheet") or {})
             if args.published:
                 found.published = published.differences(published.read(args.published), found.rows)
             written = results_run.write(found, args.output)
@@ -764,7 +768,8 @@ def results_main(argv, how):
     if args.json:
         print(json.dumps({"rows": [dict(rank=r.rank, team=r.team, run=r.run.id, scores=r.scores,
                                         interval=r.interval, cluster=r.cluster) for r in found.rows],
-                          "audit": found.audit, "published": found.published, "written": written}, sort_keys=True))
+                          "audit": found.audit, "published": found.published, "written": written,
+                          "systems": systems.as_json(found)}, sort_keys=True))
     else:
         print(results_run.summary(found))
         print("\nwritten: %s" % ", ".join(written))

@@ -3,8 +3,8 @@
 Calls (Codabench's src/apps/api/ at commit c7dbc756):
 - GET /api/competitions/<id>/ : the phases and the leaderboard (its columns and submission rule);
 - GET /api/submissions/?phase=<phase id> : every submission of the phase (the competition's organizer sees
-  everyone's, not only the leaderboard's), with its owner, status, creation time, stored scores, and whether it is on
-  the leaderboard;
+  everyone's, not only the leaderboard's), with its owner, status, creation time, stored scores, whether it is on
+  the leaderboard, and its fact-sheet answers (``fact_sheet_answers``: None or {} when it came with none);
 - GET /api/phases/<phase id>/get_leaderboard/ : the team ("organization") of the leaderboard's rows;
 - GET /api/submissions/<id>/get_details/ : the signed storage URL of the submission's file (``data_file``), which
   is fetched without the token;
@@ -145,6 +145,8 @@ def read_phase(client: Client, competition_id: int, phase_number: int, cache: st
         chosen = bool(found.get("on_leaderboard") or found.get("leaderboard"))
         runs.append(Run(str(submission_id), team, order.setdefault(team, 0), target, submitter=owner,
                         stored=stored, chosen=chosen, site_status=status))
+        answers = found.get("fact_sheet_answers")
+        runs[-1].answers = answers if isinstance(answers, dict) and answers else None  # {}: the web form, no sheet
         order[team] += 1
     board_settings = (competition.get("leaderboards") or [{}])[0] or {}
     return SiteRuns(competition, phase, runs, skipped, board_settings.get("submission_rule"), bundle)

@@ -13,7 +13,7 @@ from typing import List, Optional
 
 from .. import replay
 from ..offline import rescore
-from . import figure, rescoring, significance, standings, tables
+from . import figure, rescoring, significance, standings, systems, tables
 from .runs import Run
 
 OUTPUTS = ("results.csv", "results.md", "results.tex", "results.html", "results.png", "results.svg", "pairs.csv",
@@ -41,6 +41,7 @@ class Results(object):
         self.audit, self.left_out, self.skipped, self.notes = audit, left_out, skipped, notes
         self.runs, self.hidden = runs, hidden
         self.published: List[str] = []  # where an organizers' published table ranks otherwise (published.py)
+        self.questions: list = []  # the fact sheet's questions, for the systems table (systems.py)
 
 
 def compute(bundle_path: str, runs: List[Run], phase: Optional[int] = None, rule: Optional[str] = None,
@@ -93,9 +94,11 @@ def compute(bundle_path: str, runs: List[Run], phase: Optional[int] = None, rule
         if len(tested) < len(rows):
             notes.append("Intervals and clusters for the first %d teams only." % len(tested))
     audit = rescoring.audit(runs, every_column)
-    return Results(title or bundle.spec.get("title") or os.path.basename(bundle_path), columns, key_column, ranking,
-                   rows, rule, rule_source, analysis, audit, standings.left_out(runs, rows), list(skipped or []),
-                   notes, runs, hidden_keys(bundle))
+    found = Results(title or bundle.spec.get("title") or os.path.basename(bundle_path), columns, key_column, ranking,
+                    rows, rule, rule_source, analysis, audit, standings.left_out(runs, rows), list(skipped or []),
+                    notes, runs, hidden_keys(bundle))
+    found.questions = systems.questions_of(bundle.spec.get("fact_sheet") if bundle.version == "2" else None)
+    return found
 
 
 def _number(value, precision):
@@ -217,6 +220,7 @@ def write(results: Results, folder: str) -> List[str]:
                                     for row in results.rows], [row.cluster for row in results.rows])
         except figure.FigureError as exc:
             written.append(str(exc))
+        written += systems.write(results, target, participants=variant)
     path = os.path.join(folder, "runs.csv")
     with open(path, "w", encoding="utf-8", newline="") as handle:
         handle.write(tables.csv_text(runs_table(results)))

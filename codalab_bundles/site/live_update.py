@@ -4,8 +4,9 @@ A re-upload makes a new competition, so a live one is changed through the API th
 is read the way Codabench's v2 unpacker reads it (pages and terms as text, max_submissions as
 max_submissions_per_person, dates as codabench_model stores them) and compared field by field with
 GET /api/competitions/<id>/. Changes it can make safely are applied only when asked: phase names, descriptions,
-dates and limits (PATCH /api/phases/<id>/), the title, description, terms and pages (PATCH /api/competitions/<id>/,
-which the site's update view only takes with the competition's whitelist_emails). What it cannot make safely is
+dates and limits (PATCH /api/phases/<id>/), the title, description, terms, pages and fact sheet (PATCH
+/api/competitions/<id>/, which the site's update view only takes with the competition's whitelist_emails; answers
+already given stay as they were). What it cannot make safely is
 refused with the reason: adding or removing phases or pages (their ids, submissions and migrations hang on them),
 leaderboard columns once a submission exists (scores are stored per column, by key), and scoring programs or data
 (Codabench keeps them as datasets of the tasks, not comparable by file here: re-publish for those).
@@ -64,7 +65,8 @@ def bundle_view(path):
                 "pages": [(p.get("title"), _read_text(archive, p["file"])) for p in spec.get("pages") or []],
                 "phases": phases,
                 "columns": [(c.get("key"), c.get("title"), c.get("index"), c.get("sorting", "desc"),
-                             c.get("precision", 2)) for c in board.get("columns") or []]}
+                             c.get("precision", 2)) for c in board.get("columns") or []],
+                "fact_sheet": spec.get("fact_sheet") or None}
 
 
 def live_view(competition):
@@ -87,6 +89,7 @@ def live_view(competition):
             "columns": [(c.get("key"), c.get("title"), c.get("index"), c.get("sorting"), c.get("precision"))
                         for c in columns],
             "submissions": competition.get("submissions_count") or 0,
+            "fact_sheet": competition.get("fact_sheet") or None,
             "whitelist_emails": competition.get("whitelist_emails") or []}
 
 
@@ -127,12 +130,43 @@ def changes(bundle, live, competition_id):
             "leaderboard columns are changed in the site's editor (or publish a new competition)"
         found.append(Change("leaderboard columns", ", ".join(c[0] for c in live["columns"]),
                             ", ".join(c[0] for c in bundle["columns"]), refused=why))
+    if bundle.get("fact_sheet") != live.get("fact_sheet"):
+        # compared as mappings: the site keeps the questions in PostgreSQL's jsonb order, not the bundle's
+        found.append(Change("fact_sheet", _questions(live.get("fact_sheet"), bundle.get("fact_sheet")),
+                            _questions(bundle.get("fact_sheet"), live.get("fact_sheet")), apply=("competition",
+                                                                                                 "fact_sheet")))
+        competition_patch["fact_sheet"] = bundle.get("fact_sheet")
     if competition_patch:
         competition_patch["whitelist_emails"] = live["whitelist_emails"]  # the site's update view requires it
         for change in found:
             if change.apply and change.apply[0] == "competition":
                 change.apply = ("PATCH", "/api/competitions/%s/" % competition_id, competition_patch)
     return found
+
+
+def _questions(sheet, other):
+    """A fact sheet as a change shows it: the questions that differ from ``other``'s (each with its type, choices,
+    whether it is required and on the leaderboard, and its title; "no question KEY" where ``other`` has one this
+    sheet lacks), or 'no fact sheet'."""
+    if not isinstance(sheet, dict) or not sheet:
+        return "no fact sheet"
+    other = other if isinstance(other, dict) else {}
+    shown = []
+    for key in list(sheet) + [k for k in other if k not in sheet]:
+        question = sheet.get(key)
+        if question == other.get(key):
+            continue
+        if key not in sheet:
+            shown.append("no question %s" % key)
+        elif not isinstance(question, dict):
+            shown.append("%s: %r" % (key, question))
+        else:
+            choices = question.get("selection")
+            listed = "/".join('""' if c == "" else str(c) for c in choices) if isinstance(choices, list) else ""
+            shown.append("%s (%s%s%s%s: %s)" % (
+                key, question.get("type"), " " + listed if question.get("type") == "select" and listed else "", ", required" if question.get("is_required") == "true" else "",
+                ", on the leaderboard" if question.get("is_on_leaderboard") == "true" else "", question.get("title")))
+    return "; ".join(shown)
 
 
 SHORT = 60  # a text this long or shorter is shown whole
