@@ -164,7 +164,8 @@ def _questions(sheet, other):
             choices = question.get("selection")
             listed = "/".join('""' if c == "" else str(c) for c in choices) if isinstance(choices, list) else ""
             shown.append("%s (%s%s%s%s: %s)" % (
-                key, question.get("type"), " " + listed if question.get("type") == "select" and listed else "", ", required" if question.get("is_required") == "true" else "",
+                key, question.get("type"), " " + listed if question.get("type") == "select" and listed else "",
+                ", required" if question.get("is_required") == "true" else "",
                 ", on the leaderboard" if question.get("is_on_leaderboard") == "true" else "", question.get("title")))
     return "; ".join(shown)
 
