@@ -231,10 +231,11 @@ def answers_for(competition: dict, given: Optional[Dict], no_fact_sheet: bool = 
     return check_answers(questions, given, where)
 
 
-def shown(question: Question, value) -> str:
-    """An answer as a table shows it: yes/no for a checkbox, the text as given ('' when unanswered)."""
+def shown(value) -> str:
+    """An answer as a table shows it: yes/no for true/false (a checkbox's), the text as given ('' when
+    unanswered)."""
     if value is None:
         return ""
-    if question.type == "checkbox":
-        return "yes" if value is True else "no" if value is False else str(value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     return str(value)

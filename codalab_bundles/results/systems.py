@@ -68,7 +68,7 @@ def table(results, participants: bool = False) -> Optional[tables.Table]:
             cells += [fact_sheet.NO_FACT_SHEET] + [""] * (len(columns) - 1)
         else:
             for question in columns:
-                text = fact_sheet.shown(question, answers.get(question.key))
+                text = fact_sheet.shown(answers.get(question.key))
                 cells.append(text if text != "" else "-")
                 blank = blank or text == ""
                 record[question.key] = text
