@@ -53,10 +53,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
-from . import __version__, fact_sheet, migrate, replay, validate
+from . import __version__, migrate, replay, validate
 from .authoring import build, new_task, taskdef
 from .authoring.new_command import new_main
 from .offline import rescore, two_files
+from .platforms import fact_sheet
 from .results import from_site, published, significance, systems
 from .results import run as results_run
 from .results import runs as results_runs

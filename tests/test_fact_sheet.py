@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from codalab_bundles import fact_sheet, validate
+from codalab_bundles import validate
 from codalab_bundles.authoring import taskdef
+from codalab_bundles.platforms import fact_sheet
 from codalab_bundles.results import systems
 from codalab_bundles.site import live_update
 from codabench_cases import V2, bundle_bytes

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import yaml
 
-from .. import fact_sheet, schema_check
+from .. import schema_check
+from ..platforms import fact_sheet
 
 ROOT = Path(__file__).resolve().parents[2]  # this repository: the seeded tasks' competition folder
 BUNDLES = ROOT / "bundles"
@@ -100,7 +101,7 @@ class Task(object):
         # runtime's rule otherwise); the builder marks their reference zip with GOLD_PUBLIC_MARKER.
         self.gold_public = dict((split, bool((spec.get("gold_public") or {}).get(split, False)))
                                 for split in split_dirs)
-        # Codabench only: the questions asked with every submission (codalab_bundles/fact_sheet.py)
+        # Codabench only: the questions asked with every submission (codalab_bundles/platforms/fact_sheet.py)
         self.fact_sheet = fact_sheet.from_task(spec.get("fact_sheet"))
 
     @property

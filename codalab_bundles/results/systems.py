@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from typing import List, Optional
 
-from .. import fact_sheet
+from ..platforms import fact_sheet
 from . import tables
 
 NAMES = ("systems.csv", "systems.md", "systems.tex", "systems.html")

@@ -9,7 +9,7 @@ beyond the 10 decimals Codabench stores is an error.
 """
 import datetime
 
-from .. import fact_sheet
+from ..platforms import fact_sheet
 from .codabench_api import ApiError, wait_for
 from .publish import api_instant, show, upload
 
