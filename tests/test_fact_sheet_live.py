@@ -6,7 +6,8 @@ answers (a JSON file; --answer pairs) and one without (--no-fact-sheet, after su
 saying so); `results --competition` then writes the systems table with the two teams' answers and "no fact sheet"
 for the third. What the site shows of the answers to others is checked as the docs say it: the leaderboard's API
 gives every answer of every submission on the board to anyone, whatever is_on_leaderboard says; a plain participant
-cannot read another's submission, a robot account can; and anyone can rewrite a submission's answers."""
+cannot read another's submission, a robot account can; and anyone can rewrite a submission's answers. A question
+changed in task.yaml reaches the live competition with publish --update."""
 import csv
 import io
 import json
@@ -144,6 +145,21 @@ def test_robot_answers_come_out_in_the_systems_table(tmp_path):
     assert (out / "participants" / "systems.csv").read_text(encoding="utf-8") == (
         "rank,team,fact_sheet,method_name\n1,c-robot1,yes,Perfect recall\n2,c-robot2,yes,Majority class\n"
         "2,c-robot3,no,\n")
+
+    # The questions changed in task.yaml reach the live competition with publish --update (its answers stay).
+    task_yaml = folder / "bundles" / "live-facts" / "task.yaml"
+    task_yaml.write_text(task_yaml.read_text(encoding="utf-8").replace(
+        "label: System description paper (URL)", "label: Paper (URL)"), encoding="utf-8")
+    assert _cli("build", folder, "--no-check").returncode == 0
+    proc = _cli("publish", folder / "dist" / "live-facts.zip", "--update", competition)
+    assert proc.returncode == 1 and "~ fact_sheet: live paper_url (text: System description paper (URL)) -> bundle " \
+        "paper_url (text: Paper (URL))" in proc.stdout, proc.stdout + proc.stderr
+    proc = _cli("publish", folder / "dist" / "live-facts.zip", "--update", competition, "--apply")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    after = organizer.call("reading the competition", "GET", "/api/competitions/%s/" % competition)["fact_sheet"]
+    assert after == dict(stored["fact_sheet"], paper_url=dict(stored["fact_sheet"]["paper_url"], title="Paper (URL)"))
+    assert organizer.call("reading", "GET", "/api/submissions/%s/" % ids["c-robot1"])["fact_sheet_answers"] == \
+        ANSWERS_1
 
     # What others can read. The leaderboard's API (no account needed) gives every answer of every row, not only
     # the questions shown on the leaderboard (is_on_leaderboard: method_name alone).
