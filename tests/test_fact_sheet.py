@@ -22,6 +22,7 @@ from codalab_bundles.results import systems
 from codalab_bundles.site import live_update
 from codabench_cases import V2, bundle_bytes
 from conftest import ROOT
+from test_results import bundle  # noqa: F401  (the fixture: a built generic classification task)
 
 # What the ready-made set of `new` becomes in the Codabench bundle (Codabench's format, in task.yaml's order).
 DEFAULT_CODABENCH = {
@@ -286,12 +287,12 @@ def test_answer_options_file_then_pairs(tmp_path):
 
 
 def test_submit_sends_the_checked_answers_and_sends_nothing_when_they_do_not_fit(tmp_path):
-    from test_publish import TOKEN, FakeCodabench, _stored, toy_bundle  # noqa: F401
+    from test_publish import TOKEN, FakeCodabench, _stored
     from toy_task import make_toy
     from codalab_bundles.authoring import build
-    bundle = build.build_task(make_toy(tmp_path), tmp_path / "dist").codabench
+    toy = build.build_task(make_toy(tmp_path), tmp_path / "dist").codabench
     sample = tmp_path / "sample.zip"
-    with zipfile.ZipFile(str(bundle)) as archive:
+    with zipfile.ZipFile(str(toy)) as archive:
         with zipfile.ZipFile(__import__("io").BytesIO(archive.read("starting_kit_dev.zip"))) as kit:
             sample.write_bytes(kit.read("sample_submission.zip"))
     answers = tmp_path / "answers.json"
@@ -310,7 +311,7 @@ def test_submit_sends_the_checked_answers_and_sends_nothing_when_they_do_not_fit
             return Handler
 
     fake = Site()
-    fake.live = {"id": 11, "title": "Toy", "phases": _stored(bundle), "fact_sheet": fact_sheet.codabench(QUESTIONS)}
+    fake.live = {"id": 11, "title": "Toy", "phases": _stored(toy), "fact_sheet": fact_sheet.codabench(QUESTIONS)}
     env = {"CODABENCH_TOKEN": TOKEN}
     try:
         proc = cli("submit", sample, "--competition", 11, "--even-if-closed", "--server", fake.url, "--fact-sheet",
@@ -361,14 +362,14 @@ def test_update_compares_the_questions_as_a_mapping_and_applies_them():
 # --- the systems table --------------------------------------------------------------------------------------------
 
 def test_the_sites_questions_in_the_bundles_order_then_the_sites():
-    bundle = fact_sheet.from_task(fact_sheet.DEFAULT)
+    questions = fact_sheet.from_task(fact_sheet.DEFAULT)
     site = {"run_type": dict(DEFAULT_CODABENCH["run_type"], title="Run"), "new": DEFAULT_CODABENCH["paper_url"],
             "method_name": DEFAULT_CODABENCH["method_name"]}
     site["new"] = dict(site["new"], key="new")
-    merged = systems.on_site(bundle, site)
+    merged = systems.on_site(questions, site)
     assert [(q.key, q.label) for q in merged] == [("method_name", "Method name"), ("run_type", "Run"),
                                                  ("new", "System description paper (URL)")]
-    assert systems.on_site(bundle, {}) == []
+    assert systems.on_site(questions, {}) == []
 
 
 SITE_SHEET = {  # as the site gives it: PostgreSQL's jsonb order (shorter keys first)
@@ -384,7 +385,7 @@ SITE_ANSWERS = {1: {"run_type": "contrastive", "paper_url": "", "constrained": F
 
 @pytest.fixture
 def fact_site(bundle, tmp_path):  # noqa: F811 (bundle: test_results' fixture)
-    from test_results_site import Site, serve, site as plain_site  # noqa: F401
+    from test_results_site import Site, serve
     from test_results import ALL_POS, BETA, ONE_WRONG, RIGHT, submission
 
     class FactSite(Site):
@@ -413,8 +414,6 @@ def fact_site(bundle, tmp_path):  # noqa: F811 (bundle: test_results' fixture)
         server.shutdown()
         server.server_close()
 
-
-from test_results import bundle  # noqa: E402,F401  (the fixture: a built generic classification task)
 
 SITE_CSV = """rank,team,run,fact_sheet,run_type,paper_url,constrained,method_name
 1,alice,2,yes,primary,,yes,Rules | regex

@@ -9,7 +9,6 @@ gives every answer of every submission on the board to anyone, whatever is_on_le
 cannot read another's submission, a robot account can; and anyone can rewrite a submission's answers. A question
 changed in task.yaml reaches the live competition with publish --update."""
 import csv
-import io
 import json
 import os
 import subprocess
