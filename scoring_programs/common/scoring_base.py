@@ -578,6 +578,16 @@ def _refuse_if_too_deep(text, label, error):
         raise error("%s, line %d: the JSON is nested more than %d levels deep" % (label, line, MAX_JSON_DEPTH))
 
 
+_LONG_RUN = b"0" * (MAX_INTEGER_DIGITS + 1)
+
+
+def _has_long_number(skeleton):
+    """Whether a run of more than MAX_INTEGER_DIGITS digits may stand outside the strings of the text whose
+    skeleton this is (the strings cut out as a parser reads them, from the left). Runs inside strings (long ids)
+    do not count: they would send every integer of the file through _bounded_int, a Python call each."""
+    return _LONG_RUN in skeleton and _LONG_RUN in _QUOTED_BYTES_RE.sub(b"", skeleton)
+
+
 class _LongNumber(ValueError):
     pass
 
@@ -599,7 +609,7 @@ def load_json(text, label, error=SubmissionError, **options):
     skeleton = _json_skeleton(text)
     # Deleting bytes joins runs of digits but never splits one: with no run of more digits than allowed in the
     # skeleton, there is none in the text, every integer passes _bounded_int, so json's own int is the same.
-    long_digits = b"0" * (MAX_INTEGER_DIGITS + 1) in skeleton
+    long_digits = _has_long_number(skeleton)
     shallow = _json_shallow(skeleton, MAX_JSON_DEPTH)
     del skeleton
     if not shallow:
