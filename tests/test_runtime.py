@@ -285,3 +285,27 @@ def test_load_json_with_long_numeric_ids_reads_integers_with_int():
     text = '{"%s": [1, 2, 30]}' % ("4" * 40)
     with mock.patch.object(rt, "_bounded_int", side_effect=AssertionError("slow path")):
         assert rt.load_json(text, "p.json") == {"4" * 40: [1, 2, 30]}
+
+
+@pytest.mark.parametrize("data, lines", [
+    (b"ab\ncd\n", ["ab\n", "cd\n"]),
+    (b"abcd\r\nefgh\rij", ["abcd\r\n", "efgh\r", "ij"]),   # four characters and a \r\n: within the limit
+    (b"\xef\xbb\xbfabcd", ["abcd"]),                        # the byte-order mark is not a character of the line
+])
+def test_stream_lines_within_max_line(tmp_path, data, lines):
+    path = tmp_path / "f.csv"
+    path.write_bytes(data)
+    assert list(rt.stream_lines(str(path), "f.csv", max_line=4)) == lines
+
+
+@pytest.mark.parametrize("data, line", [(b"ab\nabcde\n", 2), (b"abcde", 1), (b"a\r\nb\rabcd\rabcdefgh\n", 4),
+                                        (b"abcd\nabcdefgh", 2)])
+def test_stream_lines_refuses_the_first_line_over_max_line(tmp_path, data, line):
+    """Refused when the line's fifth character is read: what follows some way after (bytes that are not UTF-8,
+    beyond the text reader's 8 KiB buffer) is not read."""
+    path = tmp_path / "f.csv"
+    path.write_bytes(data + b"\n" * 20000 + b"\xff" * 100)
+    with pytest.raises(rt.SubmissionError) as caught:
+        list(rt.stream_lines(str(path), "f.csv", max_line=4))
+    assert str(caught.value) == "f.csv, line %d: the line is longer than 4 characters; no line of this file " \
+                                "needs that many" % line
