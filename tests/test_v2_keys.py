@@ -191,7 +191,8 @@ def _commented(text):
     for line in text[text.index("# Optional keys"):].splitlines()[1:]:
         match = COMMENTED.match(line)
         if match:
-            place = next(p for words, p in PLACES if match.group(3).startswith(words))
+            place = next((p for words, p in PLACES if match.group(3).startswith(words)), None)
+            assert place, "%r: say where the key goes (%s)" % (line, ", ".join(words for words, _ in PLACES))
             found.append((match.group(1), yaml.safe_load(match.group(2)), place))
     return found
 
