@@ -34,7 +34,7 @@ def _new(folder, *args, name="senti", kind="classification"):
 def _script(folder, *args, **env):
     """ci/competition.sh STEP as CI runs it: this interpreter, this repository's package, the given environment."""
     environ = dict((k, v) for k, v in os.environ.items() if not k.startswith(("CODABENCH_", "GITHUB_")))
-    environ.update(PYTHON=sys.executable, PYTHONPATH=str(ROOT), **env)
+    environ.update(dict(dict(PYTHON=sys.executable, PYTHONPATH=str(ROOT)), **env))
     return subprocess.run(["bash", str(folder / "ci" / "competition.sh")] + list(args), capture_output=True,
                           text=True, env=environ, cwd=str(folder.parent), timeout=900)
 
@@ -314,3 +314,15 @@ def test_publish_refuses_plain_http_to_another_host_and_a_changed_program(tmp_pa
     assert "file reference_test.zip (changed)" in message[0] and "file reference_dev.zip" not in message[0]
     assert "setting forum_enabled (false, was true)" in message[0]
     assert "then run publish --accept to record this build as the site's" in message[0]
+
+
+def test_install_says_what_to_set_when_pip_cannot_find_the_release(folder, tmp_path):
+    """The default spec is the release that wrote the script (codalab-bundles may not be on the package index):
+    pip's failure is followed by the setting to change (here pip may use no index, as a site without the release)."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    proc = _script(folder, "install", PYTHON=str(venv / "bin" / "python"), PIP_NO_INDEX="1")
+    assert proc.returncode == 2
+    assert "== install codalab-bundles==%s" % __version__ in proc.stdout
+    assert "ci/competition.sh: pip could not install 'codalab-bundles==%s'. Set CODALAB_BUNDLES_SPEC (on GitHub: " \
+           "a repository variable) to where your codalab-bundles comes from" % __version__ in proc.stderr
