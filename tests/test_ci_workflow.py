@@ -167,6 +167,23 @@ def test_the_workflow_triggers_steps_and_secret(folder):
     assert spec["env"] == {"CODALAB_BUNDLES_SPEC": "${{ vars.CODALAB_BUNDLES_SPEC }}"}
 
 
+def test_the_workflow_is_valid_for_github_actions(folder, tmp_path):
+    """Checked against the GitHub workflow schema that check-jsonschema carries (SchemaStore's, read offline); the
+    same check refuses a workflow with a job that has no runner."""
+    pytest.importorskip("check_jsonschema", reason="check-jsonschema is not installed (requirements-test.txt)")
+    workflow = folder / ".github" / "workflows" / "competition.yml"
+
+    def schema_check(path):
+        return subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows",
+                               str(path)], capture_output=True, text=True, timeout=120)
+    proc = schema_check(workflow)
+    assert proc.returncode == 0 and "ok -- validation done" in proc.stdout, proc.stdout + proc.stderr
+    broken = tmp_path / "broken.yml"
+    broken.write_text(workflow.read_text().replace("    runs-on: ubuntu-latest\n", "", 1))
+    proc = schema_check(broken)
+    assert proc.returncode == 1 and "'runs-on' is a required property" in proc.stdout, proc.stdout
+
+
 def test_the_script_never_traces_and_passes_shellcheck(folder):
     text = (folder / "ci" / "competition.sh").read_text()
     assert not re.search(r"^\s*set\s+-[a-wyz]*x", text, re.M) and "set +x" in text and "bash -x" not in text
