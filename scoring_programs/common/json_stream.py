@@ -59,7 +59,7 @@ class JsonStream(object):
         else:
             self.kind = "value"
             self._handle.close()
-            self.value = self._whole()
+            self.value = self.whole()
 
     # -- reading -------------------------------------------------------------------------------------------------
 
@@ -99,7 +99,7 @@ class JsonStream(object):
         line, column = self._place(pos)
         raise self.error("%s, line %d, column %d: not valid JSON (%s)" % (self.label, line, column, message))
 
-    def _whole(self):
+    def whole(self):
         """The value load_json reads from the whole file (or its error)."""
         return load_json(read_text(self.path, self.label, self.error), self.label, self.error,
                          **({"object_pairs_hook": self.hook} if self.hook else {}))
@@ -199,5 +199,5 @@ class JsonStream(object):
         """load_json's message for the whole text, which nests deeper than allowed (the check above is exact for
         whole members, so it refuses; the last line is only a guard)."""
         self._handle.close()
-        self._whole()
+        self.whole()
         raise self.error("%s: the JSON is nested too deeply" % self.label)
