@@ -10,7 +10,6 @@ import shutil
 import subprocess
 import sys
 import zipfile
-from pathlib import Path
 
 import pytest
 import yaml
@@ -20,6 +19,7 @@ from codalab_bundles.authoring import taskdef
 from codalab_bundles.platforms import fact_sheet
 from codalab_bundles.results import systems
 from codalab_bundles.site import live_update
+import codabench_import
 from codabench_cases import V2, bundle_bytes
 from conftest import ROOT
 from test_results import bundle  # noqa: F401  (the fixture: a built generic classification task)
@@ -40,8 +40,6 @@ DEFAULT_CODABENCH = {
     "paper_url": {"key": "paper_url", "type": "text", "title": "System description paper (URL)", "selection": "",
                   "is_required": "false", "is_on_leaderboard": "false"},
 }
-IMPORT_PYTHON = Path(os.environ.get("CBI_ROOT", "/tmp/cbimport")) / "venv" / "bin" / "python"
-IMPORT_TOOL = ROOT.parent / "shared" / "tools" / "codabench-import" / "run.py"
 
 
 def cli(*args, cwd=None, env=None):
@@ -193,18 +191,11 @@ def test_validate_says_what_codabench_does_with_a_hand_written_fact_sheet(tmp_pa
     assert found[0].accepted == (finding[0] == "error" and refusal is None)
 
 
-def _import(paths, *fields):
-    """Codabench's own import of ``paths`` (tests/codabench_import_fields.py): one JSON object per bundle."""
-    if not (IMPORT_PYTHON.is_file() and IMPORT_TOOL.is_file()):
-        pytest.skip("Codabench's import is not set up (%s, %s): ../shared/tools/codabench-import/setup.sh"
-                    % (IMPORT_PYTHON, IMPORT_TOOL))
-    proc = subprocess.run([str(IMPORT_PYTHON), str(ROOT / "tests" / "codabench_import_fields.py")]
-                          + ["--field=%s" % f for f in fields] + [str(p) for p in paths],
-                          capture_output=True, text=True, timeout=900,
-                          env=dict(os.environ, CODABENCH_IMPORT_TOOL=str(IMPORT_TOOL.parent)))
-    lines = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
-    assert len(lines) == len(paths), proc.stdout + proc.stderr[-3000:]
-    return lines
+def _import(paths):
+    """Codabench's own import of ``paths`` (tests/codabench_import.py): one result per bundle."""
+    if not codabench_import.available():
+        pytest.skip("Codabench's import is not set up: ../shared/tools/codabench-import/setup.sh")
+    return codabench_import.import_bundles(paths)
 
 
 def test_codabenchs_own_import_stores_the_questions_as_task_yaml_means_them(competition, tmp_path):
@@ -213,10 +204,10 @@ def test_codabenchs_own_import_stores_the_questions_as_task_yaml_means_them(comp
     for number, case in enumerate(HAND):
         paths.append(tmp_path / ("%02d.zip" % number))
         paths[-1].write_bytes(bundle_bytes(_v2(case[1])))
-    imported = _import(paths, "fact_sheet")
+    imported = _import(paths)
     assert imported[0]["ok"], imported[0]["error"]
-    assert imported[0]["fields"]["fact_sheet"] == DEFAULT_CODABENCH
-    assert imported[1]["ok"] and imported[1]["fields"]["fact_sheet"] is None
+    assert imported[0]["competition"]["settings"]["fact_sheet"] == DEFAULT_CODABENCH
+    assert imported[1]["ok"] and imported[1]["competition"]["settings"]["fact_sheet"] is None
     for case, result in zip(HAND, imported[2:]):
         name, _, _, refusal = case
         if refusal is None:
