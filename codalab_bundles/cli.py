@@ -146,13 +146,18 @@ def _print_outcome(outcome):
     """What ``build`` says of one task: the bundles, the dates Codabench stores from each, the samples replayed,
     and why it was not built (with the zips removed from dist/ so that none is taken for this build's)."""
     if outcome.built:
-        print("built %s (Codabench) and %s (CodaLab v1.5)" % (new_task.shown_path(outcome.built.codabench),
-                                                               new_task.shown_path(outcome.built.codalab)))
+        if outcome.built.codalab is None:
+            print("built %s (Codabench)" % new_task.shown_path(outcome.built.codabench))
+        else:
+            print("built %s (Codabench) and %s (CodaLab v1.5)" % (new_task.shown_path(outcome.built.codabench),
+                                                                   new_task.shown_path(outcome.built.codalab)))
         for what, schedule in outcome.schedules:
             print("  %s: %s" % (what, "; ".join("%s %s to %s" % (name, _when(start), _when(end))
                                                  for name, start, end in schedule)))
+        for note in outcome.notes:
+            print("  note: %s" % note)
         explicit = [p.label for p in outcome.task.phases if p.explicit_end]
-        if explicit:
+        if explicit and outcome.built.codalab is not None:
             print("  note: the v1.5 bundle cannot end %s before the next phase starts (v1.5 phases have no end)"
                   % ", ".join(explicit))
     for run in outcome.samples:
@@ -208,6 +213,14 @@ def _executor(parser, args):
     return replay.DockerExecutor(args.image, args.network) if args.docker else None
 
 
+def _names(text):
+    """NAME[,NAME...]: the tracks (Codabench tasks) named."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("name at least one track")
+    return names
+
+
 def replay_main(argv, how):
     command = how.command
     parser = argparse.ArgumentParser(
@@ -222,6 +235,9 @@ def replay_main(argv, how):
     parser.add_argument("--keep", action="store_true", help="keep the run directory and print its path")
     parser.add_argument("--platform", choices=sorted(replay.WORKERS), default="codabench",
                         help="the worker to emulate (default: codabench; codalab: the v1.5 worker)")
+    parser.add_argument("--tracks", type=_names, metavar="NAME[,NAME]",
+                        help="a phase of several tasks (tracks): run only these tasks, as a participant choosing "
+                        "them (default: every task of the phase)")
     _add_docker_options(parser, "the program")
     _add_limit_options(parser)
     args = parser.parse_intermixed_args(argv)  # the submission may come after the options
@@ -229,7 +245,7 @@ def replay_main(argv, how):
     executor = _executor(parser, args)
     try:
         report = replay.replay(args.bundle, args.submission, args.phase, keep=args.keep, platform=args.platform,
-                               executor=executor, limits=limits)
+                               executor=executor, limits=limits, tracks=args.tracks)
     except (replay.ReplayError, OSError) as exc:
         print("replay: %s" % exc, file=sys.stderr)
         return 2
