@@ -55,9 +55,10 @@ class BoardColumn(object):
     ``track`` and ``source`` (the program's key) for a track's column; ``computation`` and ``of`` (board keys) for
     a computed one. ``index`` is its place on the site (None for a column the site cannot have: avg_rank)."""
 
-    def __init__(self, key, title, sort, precision, track=None, source=None, computation=None, of=()):
+    def __init__(self, key, title, sort, precision, track=None, source=None, computation=None, of=(), hidden=None):
         self.key, self.title, self.sort, self.precision = key, title, sort, precision
         self.track, self.source, self.computation, self.of = track, source, computation, list(of)
+        self.hidden = hidden  # task.yaml's hidden (None: not set), for each track's column of the figure
         self.index: Optional[int] = None
 
     @property
@@ -126,15 +127,16 @@ def board(columns, tracks: List[Track]) -> List[BoardColumn]:
             for column in columns:
                 if not column.computation and column.key in track.keys:
                     found.append(BoardColumn(track.board_key(column.key), shorten(track.label, column.label),
-                                             column.sort, column.numeric_format, track, column.key))
+                                             column.sort, column.numeric_format, track, column.key,
+                                             hidden=column.hidden))
     else:
-        found = [BoardColumn(c.key, c.label, c.sort, c.numeric_format, source=c.key) for c in columns
-                 if not c.computation]
+        found = [BoardColumn(c.key, c.label, c.sort, c.numeric_format, source=c.key, hidden=c.hidden)
+                 for c in columns if not c.computation]
     figures = set(c.key for c in found)
     for column in columns:
         if column.computation:
             found.append(BoardColumn(column.key, column.label, column.sort, column.numeric_format,
-                                     computation=column.computation, of=column.of))
+                                     computation=column.computation, of=column.of, hidden=column.hidden))
     if not tracks:  # the order of task.yaml, computed columns where they are listed
         order = dict((c.key, n) for n, c in enumerate(columns))
         found.sort(key=lambda c: order[c.key])
