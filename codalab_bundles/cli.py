@@ -257,7 +257,7 @@ def replay_main(argv, how):
         print("replay: %s is not a zip file (%d bytes), so the worker fails it before the scoring program runs: "
               "zip the prediction files themselves" % (args.submission, os.path.getsize(args.submission)),
               file=sys.stderr)
-    return 0 if report["status"] == "Finished" else 1
+    return 0 if report["status"] == "Finished" and not replay.failed_tasks(report) else 1
 
 
 def validate_main(argv, how):
@@ -422,6 +422,7 @@ def rescore_main(argv, how):
     parser.add_argument("--samples", type=int, default=1000, help="with --ci: resamples and rounds (default 1000)")
     parser.add_argument("--seed", type=int, default=12345, help="with --ci: the random seed (default 12345)")
     parser.add_argument("--level", type=float, default=0.95, help="with --ci: the confidence level (default 0.95)")
+    _add_track_options(parser)
     args = parser.parse_intermixed_args(argv)
     folder = os.path.dirname(os.path.abspath(args.output))
     if not os.path.isdir(folder):  # said now, not after all the scoring
@@ -431,7 +432,8 @@ def rescore_main(argv, how):
         bundle_title = replay.Bundle(args.bundle).spec.get("title") or args.bundle
         intervals = rescore.IntervalSettings(args.samples, args.seed, args.level) if args.ci else None
         columns, ranking, rows = rescore.rescore(args.bundle, args.submissions, args.phase, args.jobs,
-                                                 progress_stream=sys.stderr, skipped=skipped, intervals=intervals)
+                                                 progress_stream=sys.stderr, skipped=skipped, intervals=intervals,
+                                                 tracks=args.tracks, avg_ranks=args.avg_rank)
         page = rescore.write(args.output, "%s: rescored submissions" % bundle_title, columns, ranking, rows)
     except (rescore.RescoreError, replay.ReplayError, OSError) as exc:
         print("rescore: %s" % exc, file=sys.stderr)
@@ -449,6 +451,16 @@ def rescore_main(argv, how):
         print("  skipped %s: not a zip (a folder of zips is read for its zips; give an unzipped submission's "
               "folder on its own)" % path)
     return 1 if failed else 0
+
+
+def _add_track_options(parser, from_site=False):
+    parser.add_argument("--tracks", type=_names, metavar="NAME[,NAME]",
+                        help="a phase of several tasks (tracks): score every submission on these tasks only, as a "
+                        "participant choosing them (default: every task of the phase%s)"
+                        % ("; from the site: the tasks each submission was made to" if from_site else ""))
+    parser.add_argument("--avg-rank", action="append", default=[], metavar="KEY=COL,COL",
+                        help="add a column KEY: each row's mean rank on the columns named (tied rows share the mean "
+                        "of their places), which the pinned Codabench cannot compute; repeatable")
 
 
 def _client(parser, args):
@@ -737,6 +749,7 @@ def results_main(argv, how):
                                                         "results"), help="where downloaded submissions are kept "
                         "(default: ~/.cache/codalab-bundles/results)")
     parser.add_argument("-o", "--output", default="results", help="the folder to write (default: results/)")
+    _add_track_options(parser, from_site=True)
     _server_options(parser)
     args = parser.parse_intermixed_args(argv)
     if (args.runs is None) == (args.competition is None):
@@ -755,11 +768,16 @@ def results_main(argv, how):
                                             progress=_progress)
                 runs, bundle, site_rule, skipped = site.runs, site.bundle, site.rule, site.skipped
                 title = "%s: %s" % (site.competition.get("title"), site.phase.get("name"))
+                site_order = site.board_teams
             else:
                 runs, bundle, site_rule, skipped = results_runs.from_folder(args.runs, workdir), args.bundle, None, []
-                title = None
+                title, site_order = None, None
+            if args.tracks:
+                for run in runs:
+                    run.tracks = args.tracks
             found = results_run.compute(bundle, runs, args.phase, args.rule, site_rule, args.by, shown, settings,
-                                        args.jobs, sys.stderr, title, skipped, args.significance_teams)
+                                        args.jobs, sys.stderr, title, skipped, args.significance_teams,
+                                        avg_ranks=args.avg_rank, site_order=site_order)
             if args.published:
                 found.published = published.differences(published.read(args.published), found.rows)
             written = results_run.write(found, args.output)

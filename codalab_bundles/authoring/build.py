@@ -361,8 +361,9 @@ def check_samples(task: taskdef.Task, built: Built) -> list:
             except replay.ReplayError as exc:
                 runs.append(SampleRun(phase.number, phase.label, label, error=str(exc)))
                 break
-            runs.append(SampleRun(phase.number, phase.label, label, report["status"], report["scores"],
-                                  report["reason"] or "", report["stderr"]))
+            failed = replay.failed_tasks(report)  # a phase of several tasks: every task's run must finish
+            runs.append(SampleRun(phase.number, phase.label, label, "Failed" if failed else report["status"],
+                                  report["scores"], report["reason"] or "", report["stderr"]))
     return runs
 
 

@@ -132,9 +132,10 @@ class _Computed(object):
 def merge_runs(reports: List[Report], tasks, computed) -> Report:
     """One report for a submission run on several tasks of a phase: every run's stored scores (each task writes
     its own columns), the computed columns filled from them, the runs' commands, warnings and output one after
-    the other, and ``tasks``: each run's task, status, reason, scores, exit code and stderr. Its status is Failed
-    when a run failed (its reason names the task); Codabench itself shows such a submission Finished once every
-    run has ended, and the failed run's status on the run (a warning says so)."""
+    the other, and ``tasks``: each run's task, status, reason, scores, exit code and stderr. Its status is Finished
+    when a run finished (its scores are on the submission's row), Failed when none did; the reason names the tasks
+    whose run failed (``failed_tasks`` says whether one did). Codabench itself shows the submission Finished once
+    every run has ended, whatever their statuses, and each run's status on the run (a warning says so)."""
     merged = dict(reports[0])
     names = [task.name if task.name is not None else str(task.index) for task in tasks]
     runs = [{"task": name, "index": task.index, "status": r["status"], "reason": r["reason"],
@@ -145,7 +146,7 @@ def merge_runs(reports: List[Report], tasks, computed) -> Report:
         scores.update(report["scores"])
     failed = [(run["task"], run["reason"] or run["status"]) for run in runs if run["status"] != "Finished"]
     merged.update(
-        status="Failed" if failed else "Finished",
+        status="Failed" if len(failed) == len(runs) else "Finished",
         reason="; ".join("task %s: %s" % pair for pair in failed) or None,
         exit_code=max((r["exit_code"] or 0 for r in reports), key=abs) if any(r["exit_code"] is not None
                                                                               for r in reports) else None,
@@ -165,6 +166,12 @@ def merge_runs(reports: List[Report], tasks, computed) -> Report:
             "(competitions/models.py check_child_submission_statuses); the runs: %s" % ", ".join(
                 "%s %s" % (run["task"], run["status"]) for run in runs))
     return _with_computed(merged, computed)
+
+
+def failed_tasks(report: Report) -> list:
+    """The tasks whose run failed, in a report of a phase of several tasks (merge_runs): [(task, reason)]."""
+    return [(run["task"], run["reason"] or run["status"]) for run in report.get("tasks") or []
+            if run["status"] != "Finished"]
 
 
 def _replay_task(bundle_path, bundle, phase, data, submission_name, worker, executor, platform, temp_dir, keep):
