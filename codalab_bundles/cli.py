@@ -561,6 +561,8 @@ def submit_main(argv, how):
                         "under the Codabench worker and compare")
     parser.add_argument("--even-if-closed", action="store_true", help="submit to a phase that is not open (the "
                         "API takes it from the competition's organizer: a rehearsal before the dates)")
+    parser.add_argument("--tracks", type=_names, metavar="NAME[,NAME]", help="a phase of several tasks (tracks): "
+                        "submit to these tasks only, as a participant choosing them (default: every task)")
     parser.add_argument("--timeout", type=int, metavar="SECONDS", help="stop waiting for a submission after this "
                         "long and report its last status, what it means and what to do (default: the phase's "
                         "time limit + the 20 minutes Codabench gives a run + 10 minutes of queue)")
@@ -589,11 +591,12 @@ def submit_main(argv, how):
     try:
         client = _client(parser, args)
         result = submit.submit(client, args.submissions[0], args.competition, args.phase, progress=_progress,
-                               even_if_closed=args.even_if_closed,
+                               even_if_closed=args.even_if_closed, tracks=args.tracks,
                                **({} if args.timeout is None else {"timeout": args.timeout}))
         diffs = None
         if args.expect_replay:
-            replayed = replay.replay(args.expect_replay, args.submissions[0], args.phase, platform="codabench")
+            replayed = replay.replay(args.expect_replay, args.submissions[0], args.phase, platform="codabench",
+                                     tracks=args.tracks)
             diffs = submit.differences(result, replayed)
     except (codabench_api.ApiError, submit.SubmitError, replay.ReplayError, OSError) as exc:
         print("submit: %s" % exc, file=sys.stderr)
@@ -602,7 +605,8 @@ def submit_main(argv, how):
         print(json.dumps(dict(result, differences=diffs), sort_keys=True))
     else:
         print(submit.format_submitted(result, diffs))
-    return 0 if result["status"] == "Finished" and not result.get("stuck") and not diffs else 1
+    failed_runs = [run for run in result.get("tracks") or [] if run["status"] != "Finished"]
+    return 0 if result["status"] == "Finished" and not result.get("stuck") and not diffs and not failed_runs else 1
 
 
 def _submit_batch(parser, args):
@@ -611,13 +615,13 @@ def _submit_batch(parser, args):
         result = batch.submit_many(client, args.submissions, args.competition, args.phase, in_flight=args.in_flight,
                                    ledger=args.ledger, timeout=args.timeout, again=args.again,
                                    organization=args.organization, even_if_closed=args.even_if_closed,
-                                   progress=_progress, rerun_stuck=args.rerun_stuck)
+                                   progress=_progress, rerun_stuck=args.rerun_stuck, tracks=args.tracks)
     except (codabench_api.ApiError, submit.SubmitError, OSError) as exc:
         print("submit: %s" % exc, file=sys.stderr)
         return 2
     differ = 0
     if args.expect_replay:
-        differ = _compare_with_replays(args.expect_replay, args.phase, result["entries"])
+        differ = _compare_with_replays(args.expect_replay, args.phase, result["entries"], args.tracks)
     if args.json:
         print(json.dumps({"account": result["account"], "ledger": result["ledger"],
                           "interrupted": result["interrupted"],
@@ -633,13 +637,16 @@ def _submit_batch(parser, args):
     return 0 if batch.all_finished(result) and not differ else 1
 
 
-def _compare_with_replays(bundle, phase, entries):
+def _compare_with_replays(bundle, phase, entries, tracks=None):
     """Replay every zip that reached a final status, and note each difference in its entry (entry.replay); the
-    number of zips that differ. Failed ones compare their status (the message is the program's own on both)."""
+    number of zips that differ. Failed ones compare their status (the message is the program's own on both); in a
+    phase of several tasks, each task's run is compared (submit.differences)."""
     def one(entry):
-        replayed = replay.replay(bundle, entry.path, phase, platform="codabench")
-        local = {"status": replayed["status"], "scores": replayed["scores"] if entry.status == "Finished" else {}}
-        site = {"status": entry.status, "scores": entry.scores if entry.status == "Finished" else {}}
+        replayed = replay.replay(bundle, entry.path, phase, platform="codabench", tracks=tracks)
+        local = {"status": replayed["status"], "scores": replayed["scores"] if entry.status == "Finished" else {},
+                 "tasks": replayed.get("tasks")}
+        site = {"status": entry.status, "scores": entry.scores if entry.status == "Finished" else {},
+                "tracks": entry.tracks}
         return submit.differences(site, local)
 
     differ = 0
