@@ -458,3 +458,15 @@ def test_codabench_imports_the_tracks_as_task_yaml_means_them(tracked):
     assert [(c["key"], c["title"], c["computation"], c["computation_indexes"]) for c in lb["columns"]][3:] == [
         ("st2_score", "ST2 score", None, None), ("st2_hazard_f1", "ST2 hazard F1", None, None),
         ("st2_product_f1", "ST2 product F1", None, None), ("avg_score", "ST1 and ST2 average score", "avg", "0,3")]
+
+
+def test_publish_update_compares_the_ranking_and_the_phases_tasks(tracked):
+    from codalab_bundles.site import live_update
+    _, built = tracked
+    view = live_update.bundle_view(built.codabench)
+    assert view["ranking"] == "primary avg_score; avg_score = avg of columns 0, 3"
+    assert view["phase_tasks"] == [["st1", "st2"]] * 3
+    # the API gives computation_indexes as texts, and a leaderboard without primary_index ranks by column 0
+    api = {"columns": [{"key": "a", "index": 0}, {"key": "b", "index": 1, "computation": "max",
+                                                   "computation_indexes": ["0"]}]}
+    assert live_update._ranking(api) == "primary a; b = max of columns 0"

@@ -293,12 +293,16 @@ def notes(task) -> List[str]:
         found.append("the CodaLab v1.5 bundle scores every track in one run of the program (v1.5 has one program "
                      "per phase): participants cannot choose tracks there")
     if several_tracks(task):
+        ordered = task.primary.sort == "asc" and not task.primary.computation  # a missing value last: see README
         found.append("on Codabench (c7dbc756) the leaderboard of phase%s %s lists each track's run of a submission "
-                     "(under every track's columns, n/a where it has none), shows no computed column there (the "
-                     "site stores them on the submission: results reads them), and orders the rows by those runs, "
-                     "not by %s: results and rescore rank by it; see bundles/README.md, Tracks" % (
+                     "(under every track's columns, n/a where it has none)%s, and orders the rows by those runs, "
+                     "%s: results and rescore rank by %s; see bundles/README.md, Tracks and computed columns" % (
                          "s" if len(several_tracks(task)) > 1 else "",
-                         ", ".join(str(p.number) for p in several_tracks(task)), task.primary.key))
+                         ", ".join(str(p.number) for p in several_tracks(task)),
+                         ", shows no computed column there (the site stores them on the submission: results reads "
+                         "them)" if any(c.computation and c.on_site for c in task.board) else "",
+                         "by %s only where every row has a run of its track" % task.primary.key if ordered else
+                         "not by %s" % task.primary.key, task.primary.key))
     computed = [c.key for c in task.board if c.computation and c.on_site]
     if computed and task.built_v15:
         found.append("the CodaLab v1.5 bundle leaves out the computed column%s %s (v1.5 computes average ranks, "
