@@ -396,7 +396,7 @@ def _submissions(folder, sample):
 
 def test_rescore_ranks_by_the_average_and_adds_an_average_rank(tracked, tmp_path, sample):
     _, built = tracked
-    made = _submissions(tmp_path / "runs", sample)
+    _submissions(tmp_path / "runs", sample)
     columns, ranking, rows = rescore.rescore(str(built.codabench), [str(tmp_path / "runs")], 1,
                                              avg_ranks=["rank=st1_score,st2_score"])
     assert ranking.key == "avg_score" and columns[-1].key == "rank"

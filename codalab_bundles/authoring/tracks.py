@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import List, Optional
 
 LIMIT = 36  # Codabench's Column.title and Column.key hold 36 characters
 ELLIPSIS = "\u2026"

@@ -75,7 +75,8 @@ def _fractional_ranks(values: List[Optional[float]], sorting: str) -> List[Optio
     return ranks
 
 
-def average_ranks(rows: List[Dict[str, float]], fields: Sequence[str], sortings: Sequence[str]) -> List[Optional[float]]:
+def average_ranks(rows: List[Dict[str, float]], fields: Sequence[str],
+                  sortings: Sequence[str]) -> List[Optional[float]]:
     """Per row (its scores), the mean of its fractional ranks among ``rows`` on each of ``fields`` (sorted as
     ``sortings`` say, values compared as the site stores them); None for a row without one of the fields."""
     per_field = [_fractional_ranks([float(stored(r[f])) if f in r else None for r in rows], s)
