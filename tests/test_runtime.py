@@ -309,3 +309,34 @@ def test_stream_lines_refuses_the_first_line_over_max_line(tmp_path, data, line)
         list(rt.stream_lines(str(path), "f.csv", max_line=4))
     assert str(caught.value) == "f.csv, line %d: the line is longer than 4 characters; no line of this file " \
                                 "needs that many" % line
+
+
+@pytest.mark.parametrize("data, expected", [
+    (b"a\nb\r\nc\rd", [(1, "a"), (2, "b"), (3, "c"), (4, "d")]),
+    (b"\xef\xbb\xbfa\x0cb\xe2\x80\xa8\n\n", [(1, "a"), (2, "b"), (3, ""), (4, "")]),   # str.splitlines' ends too
+    (b"", []),
+    (b"a\n\xc3\xa9\xff\n", "f.txt, line 2: the file is not UTF-8 text (byte 0xff at offset 4)"),
+    (b"\xef\xbb\xbf\n\xff", "f.txt, line 2: the file is not UTF-8 text (byte 0xff at offset 4)"),  # BOM counted
+    (b"\xef\xbb\xbf\xff", "f.txt, line 1: the file is not UTF-8 text (byte 0xff at offset 3)"),
+])
+def test_numbered_lines_are_iter_lines_of_read_text(tmp_path, data, expected):
+    path = tmp_path / "f.txt"
+    path.write_bytes(data)
+
+    def outcome(lines):
+        try:
+            return list(lines())
+        except rt.SubmissionError as exc:
+            return str(exc)
+    assert outcome(lambda: rt.numbered_lines(str(path))) == expected
+    assert outcome(lambda: rt.iter_lines(rt.read_text(str(path)))) == expected
+
+
+def test_numbered_lines_stop_where_the_caller_stops_and_refuse_a_long_line(tmp_path):
+    path = tmp_path / "f.txt"
+    path.write_bytes(b"ab\r\ncdef\n" + b"x" * 50 + b"\n\xff")
+    lines = rt.numbered_lines(str(path), max_line=4)
+    assert next(lines) == (1, "ab") and next(lines) == (2, "cdef")  # four bytes and a line end: within the limit
+    with pytest.raises(rt.SubmissionError) as caught:
+        next(lines)
+    assert str(caught.value) == "f.txt, line 3: the line is longer than 4 bytes; no line of this file needs that many"

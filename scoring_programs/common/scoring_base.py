@@ -369,14 +369,46 @@ def read_text(path, label=None, error=SubmissionError):
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
+        # utf-8-sig counts from after the byte-order mark: the offset in the file is 3 more then
+        start = exc.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)
+        line = data[:start].count(b"\n") + 1
         raise error("%s, line %d: the file is not UTF-8 text (byte 0x%02x at offset %d)"
-                    % (label, line, data[exc.start], exc.start))
+                    % (label, line, data[start], start))
 
 
 def iter_lines(text):
     """(line number, line) pairs, 1-based, for LF, CRLF or CR line ends; no line-end characters."""
     return enumerate(text.splitlines(), 1)
+
+
+def numbered_lines(path, label=None, error=SubmissionError, max_line=None):
+    """What ``iter_lines(read_text(path, label, error))`` gives, read as a stream: the caller that stops at a bad
+    line has read the file only up to it, and a byte that is not UTF-8 gets read_text's message when it is reached.
+    With ``max_line``, a line of more bytes is refused once that much of it has been read.
+
+    The bytes are split at \\n (which UTF-8 never uses inside a character) and each piece decoded and split as
+    str.splitlines splits, so the numbers are those of iter_lines whatever the line ends."""
+    label = label or os.path.basename(path)
+    number, offset, newlines = 0, 0, 0
+    with open(path, "rb") as handle:
+        while True:
+            raw = handle.readline() if max_line is None else handle.readline(max_line + 2)
+            if not raw:
+                return
+            if max_line is not None and len(raw) > max_line and len(raw.rstrip(b"\r\n")) > max_line:
+                raise error("%s, line %d: the line is longer than %d bytes; no line of this file needs that many"
+                            % (label, number + 1, max_line))
+            try:
+                text = raw.decode("utf-8-sig" if offset == 0 else "utf-8")
+            except UnicodeDecodeError as exc:
+                start = exc.start + (3 if offset == 0 and raw.startswith(b"\xef\xbb\xbf") else 0)  # as read_text
+                raise error("%s, line %d: the file is not UTF-8 text (byte 0x%02x at offset %d)"
+                            % (label, newlines + 1, raw[start], offset + start))
+            offset += len(raw)
+            newlines += 1
+            for line in text.splitlines():
+                number += 1
+                yield number, line
 
 
 def read_csv(path, label=None, error=SubmissionError, strip_spaces=False, stream=False, columns=None, tabs=False,
