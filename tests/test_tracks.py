@@ -470,3 +470,27 @@ def test_publish_update_compares_the_ranking_and_the_phases_tasks(tracked):
     api = {"columns": [{"key": "a", "index": 0}, {"key": "b", "index": 1, "computation": "max",
                                                    "computation_indexes": ["0"]}]}
     assert live_update._ranking(api) == "primary a; b = max of columns 0"
+
+
+def test_submit_compares_each_tasks_run_and_finds_the_row_by_its_runs():
+    from codalab_bundles.site import submit
+    site = {"status": "Finished", "scores": {"st1_score": 0.5, "avg_score": 0.5},
+            "tracks": [{"task": "st1", "status": "Finished"}, {"task": "st2", "status": "Failed"}]}
+    local = {"status": "Finished", "scores": {"st1_score": 0.5, "avg_score": 0.5},
+             "tasks": [{"task": "st1", "status": "Finished"}, {"task": "st2", "status": "Failed"}]}
+    assert submit.differences(site, local) == []
+    local["tasks"][1]["status"] = "Finished"
+    local["scores"]["st2_score"] = 0.25
+    assert submit.differences(site, local) == ["task st2: the site says Failed, the replay Finished",
+                                               "st2_score: the site stored None, the replay 0.25"]
+    assert submit.differences(dict(site, tracks=site["tracks"][:1]), dict(local, tasks=local["tasks"][:1],
+                                                                          scores=site["scores"])) == []
+    phase = {"id": 7, "name": "Evaluation", "tasks": [{"id": 31, "name": "st1"}, {"id": 32, "name": "st2"}]}
+    assert submit.task_ids(phase, ["st2"]) == [32]
+    with pytest.raises(submit.SubmitError, match="phase 7 \\(Evaluation\\) has no task named st3: its tasks are "
+                                                 "st1, st2"):
+        submit.task_ids(phase, ["st3"])
+    # a row of a phase of several tasks carries its first run's id, and every run's in detailed_results
+    board_rows = {"submissions": [{"id": 188, "detailed_results": [{"task": 32, "id": 188}, {"task": 31, "id": 187}]},
+                                  {"id": 185, "detailed_results": [{"task": 32, "id": 185}]}]}
+    assert submit._row(board_rows, 183, [187, 188])["id"] == 188 and submit._row(board_rows, 184, [186]) is None
