@@ -32,6 +32,7 @@ class Run(object):
         self.submitter, self.stored, self.chosen, self.site_status = submitter, stored, chosen, site_status
         self.scores: Dict[str, float] = {}
         self.status, self.error = "Not scored", ""
+        self.tracks: Optional[List[str]] = None  # a phase of several tasks: the ones it was made to (None: all)
 
     def __repr__(self):
         return "Run(%r, team=%r)" % (self.id, self.team)
