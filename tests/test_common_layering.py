@@ -137,7 +137,7 @@ def test_the_layers_of_the_runtime():
         ["class_f1", "fast_csv", "report_html", "resampling", "signature"],
         ["scoring_base"],
         ["char_offsets", "json_stream", "scoring_run"],
-        ["score_files"],
+        ["score_files", "scoring_tracks"],  # scoring_tracks: a track's program keeps its scores (scoring_main's step)
         ["scoring_main"],
         ["scoring_runtime"],
     ]

@@ -334,7 +334,8 @@ def test_submit_sends_the_checked_answers_and_sends_nothing_when_they_do_not_fit
 def test_update_compares_the_questions_as_a_mapping_and_applies_them():
     bundle_sheet = fact_sheet.codabench(QUESTIONS)
     live_sheet = dict(reversed(list(bundle_sheet.items())))  # the site's jsonb order
-    base = {"title": "T", "description": "", "terms": "t", "pages": [], "phases": [], "columns": []}
+    base = {"title": "T", "description": "", "terms": "t", "pages": [], "phases": [], "columns": [], "ranking": "",
+            "phase_tasks": None}
     live = dict(base, page_ids=[], submissions=0, whitelist_emails=[], fact_sheet=live_sheet)
     assert live_update.changes(dict(base, fact_sheet=bundle_sheet), live, 5) == []
     changed = dict(bundle_sheet, run_type=dict(bundle_sheet["run_type"], is_required="false"))

@@ -25,7 +25,7 @@ import jinja2
 import yaml
 
 from .. import loading, replay, resources
-from . import render, taskdef
+from . import render, taskdef, tracks
 from ..platforms import codabench_model
 from ..zips import pack
 from .taskdef import ROOT
@@ -64,9 +64,10 @@ def declared_score_keys(task):
 
 
 def check_columns_scored(task):
-    """Every leaderboard column must be a key the program writes: else it stays empty for every submission."""
+    """Every leaderboard column must be a key the program writes (but the columns computed from others): else it
+    stays empty for every submission."""
     declared = declared_score_keys(task)
-    empty = [column.key for column in task.columns if column.key not in declared]
+    empty = [column.key for column in task.columns if column.key not in declared and not column.computation]
     if empty:
         raise BuildError("leaderboard column(s) %s get no score: the scoring program writes %s"
                          % (", ".join(empty), ", ".join(declared)))
@@ -139,13 +140,15 @@ def _run_hooks(ctx, derive, program, workdir):
     return public, kit
 
 
-def reference_entries(task, split, derive=None):
+def reference_entries(task, split, derive=None, folder=None):
     """The files of the split's reference zip: the gold as it is, plus GOLD_PUBLIC_MARKER when task.yaml says
     gold_public: true for it, plus the files the task's ``reference_files`` hook derives from it (replacing files of
-    the same name)."""
-    entries = pack.directory_entries(task.split_dirs[split])
+    the same name). ``folder``: a track's own gold for the split, instead of the task's."""
+    entries = pack.directory_entries(folder or task.split_dirs[split])
     if hasattr(derive, "reference_files"):
         ctx = _split_context(task, split)
+        if folder is not None:
+            ctx.reference_dir = folder
         try:
             derived = dict(derive.reference_files(ctx))
         except Exception as exc:
@@ -154,10 +157,23 @@ def reference_entries(task, split, derive=None):
     marked = any(name.rsplit("/", 1)[-1] == GOLD_PUBLIC_MARKER for name, _ in entries)
     if marked and not task.gold_public[split]:
         raise BuildError("split %r: %s holds %s but task.yaml does not say gold_public: {%s: true}; remove the file "
-                         "or set it" % (split, task.split_dirs[split], GOLD_PUBLIC_MARKER, split))
+                         "or set it" % (split, folder or task.split_dirs[split], GOLD_PUBLIC_MARKER, split))
     if task.gold_public[split] and not marked:
         entries = sorted(entries + [(GOLD_PUBLIC_MARKER, GOLD_PUBLIC_TEXT)])
     return entries
+
+
+def track_programs(task, program):
+    """[(scoring_program_<track>.zip, bytes)]: the program with the track's track.json, one per track."""
+    return [(name, pack.zip_entries(sorted(program + [("track.json", track.track_json())])))
+            for name, track in sorted(set((t.scoring_program, t.track) for t in task.codabench_tasks if t.track),
+                                      key=lambda pair: pair[0])]
+
+
+def _track_references(task, derive):
+    """[(reference_<track>_<split>.zip, bytes)]: the gold of tracks that have their own."""
+    return [(t.reference_data, pack.zip_entries(reference_entries(task, t.split, derive, t.reference_dir)))
+            for t in task.codabench_tasks if t.track is not None and t.split in t.track.split_dirs]
 
 
 def bundle_files(task):
@@ -166,15 +182,21 @@ def bundle_files(task):
     derive = _load_derive(task)
     files = {"reference": {}, "public": {}, "kit": {}}
     data = []
+    # the task's gold of a split: for the CodaLab bundle, and for the Codabench tasks that score against it
+    used = set(t.split for t in task.codabench_tasks if t.reference_data == "reference_%s.zip" % t.split)
+    if task.built_v15:
+        used = set(task.splits)
     with tempfile.TemporaryDirectory(prefix="build-%s-" % task.name) as workdir, \
             concurrent.futures.ThreadPoolExecutor(1) as pool:
         for split in task.splits:
-            files["reference"][split] = "reference_%s.zip" % split
             # The reference zip is compressed in another thread while this one runs the derive hooks (zlib lets
             # it): a large gold takes seconds to compress. The hooks themselves run one at a time, in order.
-            reference = pool.submit(pack.zip_entries, reference_entries(task, split, derive))
+            reference = pool.submit(pack.zip_entries, reference_entries(task, split, derive)) if split in used \
+                else None
             public, kit = derive_split(task, split, derive, program, workdir) if derive is not None else (None, None)
-            data.append((files["reference"][split], reference.result()))
+            if reference is not None:
+                files["reference"][split] = "reference_%s.zip" % split
+                data.append((files["reference"][split], reference.result()))
             if public is not None:
                 files["public"][split] = "public_data_%s.zip" % split
                 data.append((files["public"][split], public))
@@ -188,7 +210,9 @@ def bundle_files(task):
         except (jinja2.TemplateError, ValueError) as exc:
             raise BuildError("page %s (pages/%s): %s" % (key, task.pages[key], exc))
     entries.append(("scoring_program.zip", pack.zip_entries(program)))
+    entries.extend(track_programs(task, program))
     entries.extend(data)
+    entries.extend(_track_references(task, derive))
     return files, entries
 
 
@@ -237,7 +261,8 @@ def remove_bundles(name, dist):
 
 def build_task(task: taskdef.Task, dist) -> Built:
     """Write dist/<task>.zip (Codabench, version 2) and dist/<task>-v1.5.zip (CodaLab v1.5); returns their paths
-    as Built(codabench, codalab)."""
+    as Built(codabench, codalab). A task whose tracks one program run cannot score (tracks.one_run_writes_every_track)
+    has no CodaLab bundle: Built.codalab is None, and an older dist/<task>-v1.5.zip is removed."""
     check_columns_scored(task)
     dist = Path(dist)
     dist.mkdir(parents=True, exist_ok=True)
@@ -246,6 +271,12 @@ def build_task(task: taskdef.Task, dist) -> Built:
     for platform, pattern, render_yaml in PLATFORMS:
         target = dist / (pattern % task.name)
         partial = target.with_name(target.name + ".part")
+        if platform == "codalab" and not task.built_v15:
+            for stale in (target, partial):
+                if stale.is_file():
+                    stale.unlink()
+            paths.append(None)
+            continue
         text = render_yaml(task, files)
         if platform == "codabench":
             check_stored_dates(task, text)
@@ -290,6 +321,7 @@ class Outcome:
     error: Optional[str] = None
     unreadable: bool = False
     removed: list = field(default_factory=list)
+    notes: list = field(default_factory=list)  # what the bundles cannot hold of task.yaml (tracks.notes)
 
     @property
     def older(self) -> bool:
@@ -306,6 +338,8 @@ def stored_schedules(built: Built) -> list:
     build_task checks it)."""
     found = []
     for what, platform, version in STORED_FROM:
+        if getattr(built, platform) is None:
+            continue
         with zipfile.ZipFile(str(getattr(built, platform))) as archive:
             found.append((what, stored_schedule(archive.read("competition.yaml").decode("utf-8"), version)))
     return found
@@ -320,15 +354,16 @@ def check_samples(task: taskdef.Task, built: Built) -> list:
         if phase.split in checked:
             continue
         checked.add(phase.split)
-        for platform in ("codabench", "codalab"):
+        for platform in [p for p in ("codabench", "codalab") if getattr(built, p) is not None]:
             label = replay.WORKERS[platform].label
             try:
                 report = replay.replay(getattr(built, platform), None, phase.number, platform=platform)
             except replay.ReplayError as exc:
                 runs.append(SampleRun(phase.number, phase.label, label, error=str(exc)))
                 break
-            runs.append(SampleRun(phase.number, phase.label, label, report["status"], report["scores"],
-                                  report["reason"] or "", report["stderr"]))
+            failed = replay.failed_tasks(report)  # a phase of several tasks: every task's run must finish
+            runs.append(SampleRun(phase.number, phase.label, label, "Failed" if failed else report["status"],
+                                  report["scores"], report["reason"] or "", report["stderr"]))
     return runs
 
 
@@ -349,7 +384,7 @@ def build(name: str, dist, bundles_dir=taskdef.BUNDLES, references: Optional[dic
         # an input that cannot be read at all (task.yaml that is not YAML, a file the system refuses) is unreadable
         return Outcome(name, error=str(exc), unreadable=isinstance(exc, (taskdef.UnreadableTaskFile, OSError)),
                        removed=remove_bundles(name, dist))
-    outcome = Outcome(name, task, built, stored_schedules(built))
+    outcome = Outcome(name, task, built, stored_schedules(built), notes=tracks.notes(task))
     if check:
         outcome.samples = check_samples(task, built)
         if not outcome.ok:  # a bundle whose own sample fails is not finished: leave nothing that looks it

@@ -17,6 +17,7 @@ import yaml
 
 from .. import schema_check
 from ..platforms import fact_sheet
+from . import tracks as track_rules
 
 ROOT = Path(__file__).resolve().parents[2]  # this repository: the seeded tasks' competition folder
 BUNDLES = ROOT / "bundles"
@@ -60,7 +61,8 @@ class Phase(object):
         self.explicit_end = self.end is not None
         self.options = dict(PHASE_DEFAULTS)  # the v1.5 phase's fields (CodaLab's names)
         self.options.update((k, v) for k, v in spec.items()
-                            if k not in ("label", "description", "start", "end", "split", "auto_migrate_to_this_phase")
+                            if k not in ("label", "description", "start", "end", "split", "auto_migrate_to_this_phase",
+                                      "tracks")
                             + CODABENCH_PHASE)
         # The Codabench phase's settings beyond dates, limits and data, in the order they are written: task.yaml's
         # auto_migrate_to_this_phase (CodaLab's auto_migration is the same setting: either name, true), and the
@@ -75,6 +77,7 @@ class Phase(object):
         if spec.get("leaderboard_management_mode") == "hide_results":
             hides.setdefault("hide_output", True)
         self.codabench += [(key, hides[key]) for key in CODABENCH_PHASE if key in hides]
+        self.tracks = []  # the task's tracks this phase scores (Task sets them; none for a task without tracks)
 
 
 class Column(object):
@@ -85,6 +88,10 @@ class Column(object):
         self.sort = spec.get("sort", "desc")
         self.numeric_format = int(spec.get("numeric_format", 4))
         self.hidden = spec.get("hidden")  # None: not set (Codabench shows it); the v1.5 bundle leaves hidden ones out
+        self.computation = spec.get("computation")  # avg, sum, min, max (Codabench) or avg_rank (results only)
+        self.of = list(spec.get("of") or [])  # the keys of the columns it is computed from
+        if self.computation == "avg_rank" and "sort" not in spec:
+            self.sort = "asc"  # an average rank: lower is better
 
 
 class Task(object):
@@ -124,6 +131,17 @@ class Task(object):
         self.leaderboard_hidden = spec["leaderboard"].get("hidden")  # None: not set (Codabench: false, shown)
         self.columns = [Column(i, c) for i, c in enumerate(spec["leaderboard"]["columns"], 1)]
         self.split_dirs = split_dirs
+        # Tracks (authoring/tracks.py): each phase's, the leaderboard's columns on Codabench, the ranking column,
+        # the Codabench tasks. A task without tracks has one task per split, and its columns as listed.
+        self.tracks = track_rules.read_tracks(spec, self.columns, self.root)
+        for number, (phase, phase_spec) in enumerate(zip(self.phases, spec["phases"]), 1):
+            phase.tracks = track_rules.phase_tracks(phase_spec, self.tracks, number)
+        self.board = track_rules.board(self.columns, self.tracks)
+        self.primary = track_rules.primary(spec["leaderboard"], self.board)
+        self.codabench_tasks = track_rules.codabench_tasks(self)
+        track_rules.check_rule(self)
+        # A CodaLab v1.5 bundle: one program per phase, so only when one run writes every track's columns
+        self.built_v15 = not self.tracks or track_rules.one_run_writes_every_track(self)
         # Splits whose gold participants may see: their detailed results may show gold items (the scoring
         # runtime's rule otherwise); the builder marks their reference zip with GOLD_PUBLIC_MARKER.
         self.gold_public = dict((split, bool((spec.get("gold_public") or {}).get(split, False)))
@@ -309,6 +327,11 @@ def load_task(name: str, reference_overrides: dict | None = None, bundles_dir=BU
     for column in spec["leaderboard"]["columns"]:
         _check(column["key"] not in seen, "%s: column key %s appears twice" % (where, column["key"]))
         seen.add(column["key"])
+        _check(bool(column.get("computation")) == bool(column.get("of")),
+               "%s: column %s: computation and of go together (a computed column names the columns it is computed "
+               "of)" % (where, column["key"]))
+        _check(column["key"] not in (column.get("of") or []), "%s: column %s is computed of itself" % (
+            where, column["key"]))
 
     _check_fact_sheet(spec.get("fact_sheet") or [], where)
 
@@ -329,7 +352,10 @@ def load_task(name: str, reference_overrides: dict | None = None, bundles_dir=BU
         target = target if target.is_absolute() else root / target
         _check(target.is_dir(), "%s: the gold data of split %r is not a folder: %s" % (where, split, target))
         split_dirs[split] = target.resolve()
-    task = Task(name, spec, folder, split_dirs)
+    try:
+        task = Task(name, spec, folder, split_dirs)
+    except track_rules.TrackError as exc:
+        raise TaskDefinitionError("%s: %s" % (where, exc))
     _check(not ((task.scoring_program / "evaluate.py").is_file() and (task.scoring_program / "scoring.json").is_file()),
            "%s holds both scoring.json (the generic program's configuration) and evaluate.py (a program of its own), "
            "and only one can score: remove scoring.json to score with evaluate.py, or evaluate.py to keep the generic "

@@ -38,6 +38,7 @@ class Run(object):
         self.scores: Dict[str, float] = {}
         self.answers: Optional[dict] = None  # its fact-sheet answers ({key: answer}), None when it came with none
         self.status, self.error = "Not scored", ""
+        self.tracks: Optional[List[str]] = None  # a phase of several tasks: the ones it was made to (None: all)
 
     def __repr__(self):
         return "Run(%r, team=%r)" % (self.id, self.team)

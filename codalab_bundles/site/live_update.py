@@ -60,13 +60,28 @@ def bundle_view(path):
                     (source.get(key) or "").strip()
             phases.append(view)
         board = (spec.get("leaderboards") or [{}])[0]
-        return {"title": (spec.get("title") or "").strip(), "description": (spec.get("description") or "").strip(),
+        names = dict((t.get("index"), t.get("name")) for t in spec.get("tasks") or [] if isinstance(t, dict))
+        tracks = {"ranking": _ranking(board), "phase_tasks": [
+            [names.get(i) for i in p.get("tasks") or []] for p in sorted(spec.get("phases") or [],
+                                                                           key=lambda p: p.get("index", 0))]}
+        return dict(tracks, **{"title": (spec.get("title") or "").strip(),
+                               "description": (spec.get("description") or "").strip(),
                 "terms": _read_text(archive, spec["terms"]),
                 "pages": [(p.get("title"), _read_text(archive, p["file"])) for p in spec.get("pages") or []],
                 "phases": phases,
                 "columns": [(c.get("key"), c.get("title"), c.get("index"), c.get("sorting", "desc"),
                              c.get("precision", 2)) for c in board.get("columns") or []],
-                "fact_sheet": spec.get("fact_sheet") or None}
+                "fact_sheet": spec.get("fact_sheet") or None})
+
+
+def _ranking(board):
+    """The leaderboard's ranking column and computed columns, as text: 'primary st1_score; avg_score = avg of
+    columns 0, 3'. ``computation_indexes`` are a list in a bundle and a list of texts from the API."""
+    columns = [c for c in board.get("columns") or [] if isinstance(c, dict)]
+    primary = next((c.get("key") for c in columns if c.get("index") == (board.get("primary_index") or 0)), None)
+    computed = ["%s = %s of columns %s" % (c.get("key"), c.get("computation"), ", ".join(
+        str(i) for i in c.get("computation_indexes") or [])) for c in columns if c.get("computation")]
+    return "; ".join(["primary %s" % primary] + computed)
 
 
 def live_view(competition):
@@ -88,8 +103,11 @@ def live_view(competition):
             "page_ids": [p.get("id") for p in pages], "phases": phases,
             "columns": [(c.get("key"), c.get("title"), c.get("index"), c.get("sorting"), c.get("precision"))
                         for c in columns],
-            "submissions": competition.get("submissions_count") or 0,
+            "submissions": competition.get("submissions_count") or 0, "ranking": _ranking(boards[0] or {}),
             "fact_sheet": competition.get("fact_sheet") or None,
+            "phase_tasks": [[t.get("name") for t in p.get("tasks") or [] if isinstance(t, dict)]
+                            for p in sorted(competition.get("phases") or [], key=lambda p: p.get("index", 0))]
+            if all("tasks" in p for p in competition.get("phases") or []) else None,  # None: the site says nothing
             "whitelist_emails": competition.get("whitelist_emails") or []}
 
 
@@ -136,6 +154,15 @@ def changes(bundle, live, competition_id):
                             _questions(bundle.get("fact_sheet"), live.get("fact_sheet")), apply=("competition",
                                                                                                  "fact_sheet")))
         competition_patch["fact_sheet"] = bundle.get("fact_sheet")
+    if bundle["ranking"] != live["ranking"]:
+        found.append(Change("leaderboard ranking", live["ranking"], bundle["ranking"],
+                            refused="the primary and computed columns are changed in the site's editor (its "
+                                    "Leaderboard tab), which recomputes nothing for the submissions already scored"))
+    if live["phase_tasks"] is not None and bundle["phase_tasks"] != live["phase_tasks"] \
+            and len(bundle["phases"]) == len(live["phases"]):
+        found.append(Change("phases' tasks", "; ".join(", ".join(map(str, t)) for t in live["phase_tasks"]),
+                            "; ".join(", ".join(map(str, t)) for t in bundle["phase_tasks"]),
+                            refused="tasks (tracks) carry their programs and data: publish a new competition"))
     if competition_patch:
         competition_patch["whitelist_emails"] = live["whitelist_emails"]  # the site's update view requires it
         for change in found:

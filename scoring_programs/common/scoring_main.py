@@ -12,6 +12,7 @@ import os
 import sys
 
 import scoring_run
+import scoring_tracks
 from scoring_base import gold_is_public
 
 USAGE = ("usage: python3 evaluate.py INPUT_DIR OUTPUT_DIR\n"
@@ -49,6 +50,7 @@ def _platform_main(score, title, program, derived, argv):
             os.remove(os.path.join(output_dir, stale))
     gold_hash = scoring_run.GoldHash(ref_dir, derived)
     result, message = scoring_run.run_score(score, ref_dir, res_dir)
+    result, message = scoring_tracks.keep_track(result, message)  # a track's program keeps its track's scores
     gold_hash.join()
     if result is not None:
         signature = gold_hash.signature(result.program or program)
