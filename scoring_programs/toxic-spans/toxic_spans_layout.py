@@ -12,8 +12,8 @@ from toxic_spans_format import parse_offsets, describe_list_problem, split_line
 GOLD_TXT = "spans-gold.txt"
 PRED_TXT = "spans-pred.txt"
 _SHOWN_IDS = 5
-# The longest line a prediction can need, generously: the offsets of a post of 100,000 characters.
-MAX_PREDICTION_LINE = 1 << 20
+# The longest line a prediction can hold: far more than any post's offsets need (repeats included), little memory.
+MAX_PREDICTION_LINE = 16 << 20
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -330,8 +330,8 @@ def test_the_first_bad_line_ends_the_run_before_the_rest_is_read(tmp_path):
     run.assert_rejected()
     assert run.stderr.strip() == ("Submission error: spans-pred.txt, line 3: id 7 is not a post of this phase (the "
                                   "ids run from 0 to 1)")
-    long_line = b"1\t[" + b"1, " * 400000 + b"2]\n"
+    long_line = b"1\t[" + b"1, " * 6000000 + b"2]\n"
     run = run_scoring_program("toxic-spans", gold, {"spans-pred.txt": b"0\t[1]\n" + long_line}, tmp_path / "b")
     run.assert_rejected()
-    assert run.stderr.strip() == ("Submission error: spans-pred.txt, line 2: the line is longer than 1048576 bytes; "
+    assert run.stderr.strip() == ("Submission error: spans-pred.txt, line 2: the line is longer than 16777216 bytes; "
                                   "no line of this file needs that many")
