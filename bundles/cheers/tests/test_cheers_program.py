@@ -324,8 +324,8 @@ def test_the_first_bad_row_ends_the_run_before_the_rest_is_read(score_submission
 
 
 def test_a_line_longer_than_any_row_needs_is_refused_at_its_number(score_submission):
-    long_id = "7" * 5000
+    long_id = "7" * 70000
     run = score_submission(TASK, gold_files(), {"run.csv": run_csv([(0, long_id, 1, -1)] + EXAMPLE_RUN)})
     run.assert_rejected()
-    assert run.stderr.strip() == ("Submission error: run.csv, line 2: the line is longer than 4096 characters; no "
+    assert run.stderr.strip() == ("Submission error: run.csv, line 2: the line is longer than 65536 characters; no "
                                   "line of this file needs that many")
