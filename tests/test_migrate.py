@@ -186,7 +186,8 @@ def test_wrap_scores_lets_the_unchanged_program_score_on_codabench(old_bundle, t
     result = replay.replay(str(target), None, 1, platform="codabench")
     assert result["status"] == "Finished", result
     # gold "a b a", sample "a a a": 2 of 3; the old program's output/metadata is gone, so the worker's own is written
-    assert result["scores"] == {"acc": 0.666667, "f1": 0.5, "seconds": 1.25}
+    # and the old computed column, now Codabench's avg, filled by the replay as the site fills it
+    assert result["scores"] == {"acc": 0.666667, "f1": 0.5, "seconds": 1.25, "avg": 0.5833335}
     assert result["score_warnings"] == [] and result["warnings"] == []
     assert result["columns_without_score"] == ["avg"]  # filled by Codabench from acc and f1
     program = zipfile.ZipFile(str(target)).read("program.zip")
