@@ -189,7 +189,7 @@ def test_wrap_scores_lets_the_unchanged_program_score_on_codabench(old_bundle, t
     # and the old computed column, now Codabench's avg, filled by the replay as the site fills it
     assert result["scores"] == {"acc": 0.666667, "f1": 0.5, "seconds": 1.25, "avg": 0.5833335}
     assert result["score_warnings"] == [] and result["warnings"] == []
-    assert result["columns_without_score"] == ["avg"]  # filled by Codabench from acc and f1
+    assert result["columns_without_score"] == []  # avg: computed from acc and f1, above
     program = zipfile.ZipFile(str(target)).read("program.zip")
     with zipfile.ZipFile(io.BytesIO(program)) as inner:
         assert inner.read("metadata").decode() == ("command: python3 $program/legacy_scores_wrapper.py $output -- "
