@@ -136,7 +136,8 @@ def test_the_layers_of_the_runtime():
     assert layers(import_graph(COMMON)) == [
         ["class_f1", "fast_csv", "report_html", "resampling", "signature"],
         ["scoring_base"],
-        ["char_offsets", "scoring_run"],
+        # scoring_private: what the builder's marks of public/private items and withheld scores make a run write
+        ["char_offsets", "scoring_private", "scoring_run"],
         ["score_files"],
         ["scoring_main"],
         ["scoring_runtime"],

@@ -11,6 +11,7 @@ Python 3.6+ and the standard library only, as the rest of the runtime.
 import os
 import sys
 
+import scoring_private
 import scoring_run
 from scoring_base import gold_is_public
 
@@ -49,6 +50,7 @@ def _platform_main(score, title, program, derived, argv):
             os.remove(os.path.join(output_dir, stale))
     gold_hash = scoring_run.GoldHash(ref_dir, derived)
     result, message = scoring_run.run_score(score, ref_dir, res_dir)
+    result, message = scoring_private.split(result, message, ref_dir, title)  # public/private items, blind
     gold_hash.join()
     if result is not None:
         signature = gold_hash.signature(result.program or program)
