@@ -25,7 +25,7 @@ import jinja2
 import yaml
 
 from .. import loading, replay, resources
-from . import render, taskdef
+from . import private_items, render, taskdef
 from ..platforms import codabench_model
 from ..zips import pack
 from .taskdef import ROOT
@@ -66,6 +66,8 @@ def declared_score_keys(task):
 def check_columns_scored(task):
     """Every leaderboard column must be a key the program writes: else it stays empty for every submission."""
     declared = declared_score_keys(task)
+    if task.private_ids:  # a split with private items: the ranking score's private figure (private_items.py)
+        declared = declared + [private_items.PRIVATE_PREFIX + task.columns[0].key]
     empty = [column.key for column in task.columns if column.key not in declared]
     if empty:
         raise BuildError("leaderboard column(s) %s get no score: the scoring program writes %s"
@@ -139,10 +141,10 @@ def _run_hooks(ctx, derive, program, workdir):
     return public, kit
 
 
-def reference_entries(task, split, derive=None):
+def reference_entries(task, split, derive=None, mode=""):
     """The files of the split's reference zip: the gold as it is, plus GOLD_PUBLIC_MARKER when task.yaml says
     gold_public: true for it, plus the files the task's ``reference_files`` hook derives from it (replacing files of
-    the same name)."""
+    the same name), plus the marks of its private items and of the phases' ``mode`` (private_items.py)."""
     entries = pack.directory_entries(task.split_dirs[split])
     if hasattr(derive, "reference_files"):
         ctx = _split_context(task, split)
@@ -157,7 +159,12 @@ def reference_entries(task, split, derive=None):
                          "or set it" % (split, task.split_dirs[split], GOLD_PUBLIC_MARKER, split))
     if task.gold_public[split] and not marked:
         entries = sorted(entries + [(GOLD_PUBLIC_MARKER, GOLD_PUBLIC_TEXT)])
-    return entries
+    marks = private_items.reference_marks(task, split, mode)
+    clash = sorted(set(name for name, _ in marks) & set(name.rsplit("/", 1)[-1] for name, _ in entries))
+    if clash:
+        raise BuildError("split %r: %s holds %s, which the build writes from task.yaml (private:, private_scores, "
+                         "blind): remove the file" % (split, task.split_dirs[split], ", ".join(clash)))
+    return sorted(entries + marks) if marks else entries
 
 
 def bundle_files(task):
@@ -165,22 +172,27 @@ def bundle_files(task):
     program = program_entries(task)
     derive = _load_derive(task)
     files = {"reference": {}, "public": {}, "kit": {}}
+    modes = private_items.reference_modes(task)
     data = []
     with tempfile.TemporaryDirectory(prefix="build-%s-" % task.name) as workdir, \
             concurrent.futures.ThreadPoolExecutor(1) as pool:
         for split in task.splits:
-            files["reference"][split] = "reference_%s.zip" % split
+            files["reference"][split] = private_items.reference_name(split, modes[split][0])
             # The reference zip is compressed in another thread while this one runs the derive hooks (zlib lets
             # it): a large gold takes seconds to compress. The hooks themselves run one at a time, in order.
-            reference = pool.submit(pack.zip_entries, reference_entries(task, split, derive))
+            reference = pool.submit(pack.zip_entries, reference_entries(task, split, derive, modes[split][0]))
             public, kit = derive_split(task, split, derive, program, workdir) if derive is not None else (None, None)
             data.append((files["reference"][split], reference.result()))
+            for mode in modes[split][1:]:  # the split's other marks (private_scores, blind phases)
+                data.append((private_items.reference_name(split, mode),
+                             pack.zip_entries(reference_entries(task, split, derive, mode))))
             if public is not None:
                 files["public"][split] = "public_data_%s.zip" % split
                 data.append((files["public"][split], public))
             if kit is not None:
                 files["kit"][split] = "starting_kit_%s.zip" % split
                 data.append((files["kit"][split], kit))
+    files["tasks"], files["phase_task"], files["phase_reference"] = _codabench_tasks(task, modes)
     entries = [("logo.png", task.logo.read_bytes())]
     for key, name in render.page_files(task):
         try:
@@ -190,6 +202,23 @@ def bundle_files(task):
     entries.append(("scoring_program.zip", pack.zip_entries(program)))
     entries.extend(data)
     return files, entries
+
+
+_TASK_NAMES = {"": "%s split", "private": "%s split, private scores", "withheld": "%s split, scores withheld"}
+_TASK_TEXTS = {"": "Scores submissions against the %s gold data.",
+               "private": "Scores submissions against the %s gold data, with the private figures.",
+               "withheld": "Checks submissions against the %s gold data and withholds their scores."}
+
+
+def _codabench_tasks(task, modes):
+    """([{name, description, reference}] in order: one per split, then one per other mark a split's phases use),
+    {phase number: its task's index}, {phase number: its reference zip}."""
+    pairs = [(split, modes[split][0]) for split in task.splits]
+    pairs += [(split, mode) for split in task.splits for mode in modes[split][1:]]
+    tasks = [{"name": _TASK_NAMES[mode] % split, "description": _TASK_TEXTS[mode] % split,
+              "reference": private_items.reference_name(split, mode)} for split, mode in pairs]
+    phase_task = dict((p.number, pairs.index((p.split, private_items.phase_mode(p)))) for p in task.phases)
+    return tasks, phase_task, dict((number, tasks[index]["reference"]) for number, index in phase_task.items())
 
 
 # (platform, file name pattern, renderer): one bundle per platform, the same files, competition.yaml first in

@@ -16,6 +16,7 @@ from pathlib import Path
 import yaml
 
 from .. import schema_check
+from . import private_items
 
 ROOT = Path(__file__).resolve().parents[2]  # this repository: the seeded tasks' competition folder
 BUNDLES = ROOT / "bundles"
@@ -52,6 +53,9 @@ class Phase(object):
         self.options = dict(PHASE_DEFAULTS)
         self.options.update((k, v) for k, v in spec.items()
                             if k not in ("label", "description", "start", "end", "split"))
+        # a phase whose program also writes the private figures (after the deadline), or withholds every score
+        self.private_scores = bool(spec.get("private_scores", False))
+        self.blind = bool(spec.get("blind", False))
 
 
 class Column(object):
@@ -100,6 +104,13 @@ class Task(object):
         # runtime's rule otherwise); the builder marks their reference zip with GOLD_PUBLIC_MARKER.
         self.gold_public = dict((split, bool((spec.get("gold_public") or {}).get(split, False)))
                                 for split in split_dirs)
+        # Public and private items of a split's gold, and the reveal (bundles/README.md, "Private test scores"):
+        # {split: the private items' ids} (private_items.py reads them), and whether the organizer has revealed
+        # the private columns and the blind phases.
+        self.private_ids = {}
+        self.reveal = bool(spec.get("reveal", False))
+        for column in self.columns:
+            column.hidden = column.key.startswith("private_") and bool(spec.get("private")) and not self.reveal
 
     @property
     def splits(self):
@@ -245,6 +256,7 @@ def load_task(name: str, reference_overrides: dict | None = None, bundles_dir=BU
 
     unknown = sorted(set(spec.get("gold_public") or {}) - set(p["split"] for p in phases))
     _check(not unknown, "%s: gold_public names splits no phase uses: %s" % (where, ", ".join(unknown)))
+    private_items.check_declaration(spec, where, _check)
 
     overrides = dict(reference_overrides or {})
     declared = spec.get("splits") or {}
@@ -261,6 +273,7 @@ def load_task(name: str, reference_overrides: dict | None = None, bundles_dir=BU
         _check(target.is_dir(), "%s: the gold data of split %r is not a folder: %s" % (where, split, target))
         split_dirs[split] = target.resolve()
     task = Task(name, spec, folder, split_dirs)
+    private_items.load(task, where)
     _check(not ((task.scoring_program / "evaluate.py").is_file() and (task.scoring_program / "scoring.json").is_file()),
            "%s holds both scoring.json (the generic program's configuration) and evaluate.py (a program of its own), "
            "and only one can score: remove scoring.json to score with evaluate.py, or evaluate.py to keep the generic "

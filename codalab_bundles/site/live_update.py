@@ -20,6 +20,8 @@ from .publish import api_instant, show
 PHASE_FIELDS = (("name", "name"), ("description", "description"),
                 ("max_submissions_per_day", "max_submissions_per_day"),
                 ("max_submissions", "max_submissions_per_person"), ("execution_time_limit", "execution_time_limit"))
+# What a phase hides from its participants: safe to change at any time (the reveal of a blind phase).
+HIDE_FIELDS = ("hide_output", "hide_prediction_output", "hide_score_output")
 
 
 class Change(object):
@@ -57,6 +59,7 @@ def bundle_view(path):
                 default = {"max_submissions_per_day": 5, "max_submissions": 100, "execution_time_limit": 600}.get(key)
                 view[live_key] = source.get(key, default) if key not in ("name", "description") else \
                     (source.get(key) or "").strip()
+            view.update((key, bool(source.get(key, False))) for key in HIDE_FIELDS)
             phases.append(view)
         board = (spec.get("leaderboards") or [{}])[0]
         return {"title": (spec.get("title") or "").strip(), "description": (spec.get("description") or "").strip(),
@@ -64,7 +67,14 @@ def bundle_view(path):
                 "pages": [(p.get("title"), _read_text(archive, p["file"])) for p in spec.get("pages") or []],
                 "phases": phases,
                 "columns": [(c.get("key"), c.get("title"), c.get("index"), c.get("sorting", "desc"),
-                             c.get("precision", 2)) for c in board.get("columns") or []]}
+                             c.get("precision", 2)) for c in board.get("columns") or []],
+                "hidden": _hidden(board)}
+
+
+def _hidden(board):
+    """(whether the leaderboard is hidden, [(column key, whether it is hidden)]): what the reveal changes."""
+    return (bool(board.get("hidden", False)),
+            [(c.get("key"), bool(c.get("hidden", False))) for c in board.get("columns") or [] if isinstance(c, dict)])
 
 
 def live_view(competition):
@@ -75,6 +85,7 @@ def live_view(competition):
         for _, live_key in PHASE_FIELDS:
             view[live_key] = phase.get(live_key) if live_key not in ("name", "description") else \
                 (phase.get(live_key) or "").strip()
+        view.update((key, bool(phase.get(key, False))) for key in HIDE_FIELDS)
         phases.append(view)
     boards = competition.get("leaderboards") or [{}]
     columns = sorted((boards[0] or {}).get("columns") or [], key=lambda c: c.get("index", 0))
@@ -87,7 +98,8 @@ def live_view(competition):
             "columns": [(c.get("key"), c.get("title"), c.get("index"), c.get("sorting"), c.get("precision"))
                         for c in columns],
             "submissions": competition.get("submissions_count") or 0,
-            "whitelist_emails": competition.get("whitelist_emails") or []}
+            "whitelist_emails": competition.get("whitelist_emails") or [],
+            "hidden": _hidden(dict((boards[0] or {}), columns=columns)), "competition": competition}
 
 
 def changes(bundle, live, competition_id):
@@ -116,7 +128,8 @@ def changes(bundle, live, competition_id):
     else:
         for number, (want, got) in enumerate(zip(bundle["phases"], live["phases"]), 1):
             fields = [f for f in ("name", "description", "start", "end", "max_submissions_per_day",
-                                  "max_submissions_per_person", "execution_time_limit") if want[f] != got[f]]
+                                  "max_submissions_per_person", "execution_time_limit") + HIDE_FIELDS
+                      if want[f] != got[f]]
             patch = dict((f, want[f].strftime("%Y-%m-%dT%H:%M:%SZ") if hasattr(want[f], "strftime") else want[f])
                          for f in fields)
             call = ("PATCH", "/api/phases/%s/" % got["id"], patch)  # one call per phase
@@ -127,11 +140,41 @@ def changes(bundle, live, competition_id):
             "leaderboard columns are changed in the site's editor (or publish a new competition)"
         found.append(Change("leaderboard columns", ", ".join(c[0] for c in live["columns"]),
                             ", ".join(c[0] for c in bundle["columns"]), refused=why))
+    elif bundle["hidden"] != live["hidden"]:
+        # Shown or hidden is display only (the scores stay stored per column): safe with submissions. Made before
+        # the phases' changes, since the call carries the phases as they are live.
+        found[:0] = _hidden_changes(bundle["hidden"], live, competition_id)
     if competition_patch:
         competition_patch["whitelist_emails"] = live["whitelist_emails"]  # the site's update view requires it
         for change in found:
             if change.apply and change.apply[0] == "competition":
                 change.apply = ("PATCH", "/api/competitions/%s/" % competition_id, competition_patch)
+    return found
+
+
+def _hidden_changes(wanted, live, competition_id):
+    """[Change] showing or hiding the leaderboard and its columns, all made in one call: the competition's update,
+    as the site's editor makes it (the first leaderboard with every column by id, so none is deleted, and the
+    phases as they are live, which the view requires)."""
+    competition = live["competition"]
+    board = dict((competition.get("leaderboards") or [{}])[0])
+    board["hidden"] = wanted[0]
+    hide = dict(wanted[1])
+    board["columns"] = [dict(c, hidden=hide.get(c.get("key"), c.get("hidden"))) for c in board.get("columns") or []]
+    phases = []
+    for phase in competition.get("phases") or []:
+        phase = dict(phase)
+        phase["tasks"] = [{"task": t.get("task"), "phase": t.get("phase"), "order_index": t.get("order_index")}
+                          for t in phase.get("tasks") or []]
+        phases.append(phase)
+    call = ("PATCH", "/api/competitions/%s/" % competition_id,
+            {"leaderboards": [board], "phases": phases, "whitelist_emails": live["whitelist_emails"]})
+    found = []
+    if wanted[0] != live["hidden"][0]:
+        found.append(Change("leaderboard hidden", live["hidden"][0], wanted[0], call))
+    was = dict(live["hidden"][1])
+    found.extend(Change("column %s hidden" % key, was.get(key), hidden, call) for key, hidden in wanted[1]
+                 if was.get(key) != hidden)
     return found
 
 
