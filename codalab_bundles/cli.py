@@ -706,6 +706,9 @@ def results_main(argv, how):
     parser.add_argument("--by", metavar="KEY", help="rank by this leaderboard column instead (each team's best run "
                         "on it)")
     parser.add_argument("--columns", metavar="KEY,KEY", help="the leaderboard columns to show (default: all)")
+    parser.add_argument("--private", action="store_true", help="the private leaderboard: score the runs as the "
+                        "bundle's phase with private_scores scores them, and rank each team's counted run (chosen by "
+                        "the rule on the public figure) by its private figure, private_<key>")
     parser.add_argument("--no-significance", action="store_true", help="no intervals or clusters")
     parser.add_argument("--significance-teams", type=int, metavar="N", help="intervals and clusters for the first N "
                         "teams only (their pairs grow as N squared; default: every team)")
@@ -743,7 +746,8 @@ def results_main(argv, how):
                 runs, bundle, site_rule, skipped = results_runs.from_folder(args.runs, workdir), args.bundle, None, []
                 title = None
             found = results_run.compute(bundle, runs, args.phase, args.rule, site_rule, args.by, shown, settings,
-                                        args.jobs, sys.stderr, title, skipped, args.significance_teams)
+                                        args.jobs, sys.stderr, title, skipped, args.significance_teams,
+                                        args.private)
             if args.published:
                 found.published = published.differences(published.read(args.published), found.rows)
             written = results_run.write(found, args.output)
