@@ -89,9 +89,12 @@ def _read_ids(path, where):
     return ids
 
 
+class PrivateItemsError(ValueError):
+    """A private: declaration that cannot be read (taskdef turns it into its TaskDefinitionError)."""
+
+
 def _error(message):
-    from .taskdef import TaskDefinitionError  # taskdef imports this module
-    return TaskDefinitionError(message)
+    return PrivateItemsError(message)
 
 
 def _tables(folder):

@@ -273,7 +273,10 @@ def load_task(name: str, reference_overrides: dict | None = None, bundles_dir=BU
         _check(target.is_dir(), "%s: the gold data of split %r is not a folder: %s" % (where, split, target))
         split_dirs[split] = target.resolve()
     task = Task(name, spec, folder, split_dirs)
-    private_items.load(task, where)
+    try:
+        private_items.load(task, where)
+    except private_items.PrivateItemsError as exc:
+        raise TaskDefinitionError(str(exc))
     _check(not ((task.scoring_program / "evaluate.py").is_file() and (task.scoring_program / "scoring.json").is_file()),
            "%s holds both scoring.json (the generic program's configuration) and evaluate.py (a program of its own), "
            "and only one can score: remove scoring.json to score with evaluate.py, or evaluate.py to keep the generic "
