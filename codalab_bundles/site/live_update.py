@@ -5,8 +5,11 @@ is read the way Codabench's v2 unpacker reads it (pages and terms as text, max_s
 max_submissions_per_person, dates as codabench_model stores them) and compared field by field with
 GET /api/competitions/<id>/. Changes it can make safely are applied only when asked: phase names, descriptions,
 dates and limits (PATCH /api/phases/<id>/), the title, description, terms and pages (PATCH /api/competitions/<id>/,
-which the site's update view only takes with the competition's whitelist_emails). What it cannot make safely is
-refused with the reason: adding or removing phases or pages (their ids, submissions and migrations hang on them),
+which the site's update view only takes with the competition's whitelist_emails), and what is shown or hidden:
+a phase's hide_output, hide_score_output and hide_prediction_output (PATCH /api/phases/<id>/), the leaderboard's and
+its columns' hidden flags (PATCH /api/competitions/<id>/ with the leaderboard, every column by its id, and the
+phases as they are live, as the site's editor sends them; checked on the local Codabench: the ids, the phases and
+the stored scores stay). What it cannot make safely is refused with the reason: adding or removing phases or pages (their ids, submissions and migrations hang on them),
 leaderboard columns once a submission exists (scores are stored per column, by key), and scoring programs or data
 (Codabench keeps them as datasets of the tasks, not comparable by file here: re-publish for those).
 """
