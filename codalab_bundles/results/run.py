@@ -36,10 +36,10 @@ def hidden_keys(bundle) -> set:
 
 def private_phase(bundle, number: int) -> int:
     """The number of the bundle's phase that writes the private figures of phase ``number``'s split: its reference
-    is the split's reference_<split>_private.zip (authoring/private_items.py), holding private_scoring.txt."""
+    is the split's reference_<split>_full.zip (authoring/private_items.py), holding private_scoring.txt."""
     own = bundle.phase(number).reference_data or ""
-    split = re.sub(r"^reference_|(_withheld|_private)?\.zip$", "", own)
-    wanted = "reference_%s_private.zip" % split
+    split = re.sub(r"^reference_|(_withheld|_full)?\.zip$", "", own)
+    wanted = "reference_%s_full.zip" % split
     for phase in bundle.phases:
         if phase.reference_data == wanted:
             with zipfile.ZipFile(bundle.path) as archive, \

@@ -102,6 +102,7 @@ def v2_exposure(ctx: Context, platform: str) -> None:
                     "of the leaderboard page only: " + READABLE, "compute that figure only when it may be seen: "
                     "task.yaml's private: with a phase's private_scores (bundles/README.md), or leave it out of "
                     "the scores")
+    _private_in_names(ctx, platform)
     rule = (boards[0] if boards else {}).get("submission_rule", "Add")
     for i, phase, marks in phases:
         where = "phases.%d" % i
@@ -134,3 +135,23 @@ def v2_exposure(ctx: Context, platform: str) -> None:
             ctx.add("warning", platform, "exposure", where, "submissions migrated into this phase are scored but "
                     "not put on its leaderboard: with submission_rule %s each participant must add them" % rule,
                     "use Force_Last (or Force_Latest_Multiple) for a phase that re-scores migrated submissions")
+
+
+def _private_in_names(ctx: Context, platform: str) -> None:
+    """A file of the bundle whose name holds "private": Codabench (utils/data.py make_url_sassy) cuts a stored file's
+    path at its private bucket's name, which is "private" in its default settings, so the compute worker is handed
+    the URL of ".../private/<what follows the word>" and every run of the task fails ("Problem fetching ... to put in
+    input/ref"; checked on the local Codabench with reference_test_private.zip)."""
+    named = []
+    for i, task in enumerate(t for t in ctx.spec.get("tasks") or [] if isinstance(t, dict)):
+        for field in ("scoring_program", "reference_data", "input_data", "ingestion_program"):
+            named.append(("tasks.%d.%s" % (i, field), task.get(field)))
+    for i, phase in enumerate(p for p in ctx.spec.get("phases") or [] if isinstance(p, dict)):
+        for field in ("public_data", "starting_kit"):
+            named.append(("phases.%d.%s" % (i, field), phase.get(field)))
+    for where, name in named:
+        if isinstance(name, str) and "private" in name.rsplit("/", 1)[-1]:
+            ctx.add("warning", platform, "storage-names", where, "%s: on a Codabench whose private bucket is named "
+                    "'private' (its default settings), a stored file whose name holds that word gets a broken "
+                    "storage URL, and every run of the task fails ('Problem fetching ...')" % name,
+                    "rename the file without the word 'private'")
