@@ -31,6 +31,14 @@ PHASE_KEYS = set(SCHEMA["$defs"]["phase"]["properties"])
 LEADERBOARD_KEYS = set(SCHEMA["$defs"]["leaderboard"]["properties"])
 COLUMN_KEYS = set(SCHEMA["$defs"]["column"]["properties"])
 PHASE_DEFAULTS = {"max_submissions": 100, "max_submissions_per_day": 5, "execution_time_limit": 300}
+# Codabench settings task.yaml passes to the Codabench bundle under the same name, written only when task.yaml sets
+# them (an absent key gets Codabench's default, given here as its v2 unpacker has it at c7dbc756). A setting CodaLab
+# has a field for goes into the v1.5 bundle under CodaLab's name (V15_NAMES); the others are Codabench only.
+CODABENCH_TOP = (("show_detailed_results_in_submission_panel", True), ("auto_run_submissions", True),
+                 ("can_participants_make_submissions_public", True), ("make_programs_available", False),
+                 ("make_input_data_available", False), ("reward", None))
+CODABENCH_PHASE = ("hide_output", "hide_prediction_output", "hide_score_output")  # each false by default
+V15_NAMES = {"can_participants_make_submissions_public": "allow_public_submissions"}
 
 
 class TaskDefinitionError(Exception):
@@ -50,9 +58,23 @@ class Phase(object):
         self.split = spec["split"]
         self.end = spec.get("end")  # None: set from the next phase (or end_date) by Task
         self.explicit_end = self.end is not None
-        self.options = dict(PHASE_DEFAULTS)
+        self.options = dict(PHASE_DEFAULTS)  # the v1.5 phase's fields (CodaLab's names)
         self.options.update((k, v) for k, v in spec.items()
-                            if k not in ("label", "description", "start", "end", "split"))
+                            if k not in ("label", "description", "start", "end", "split", "auto_migrate_to_this_phase")
+                            + CODABENCH_PHASE + ("private_scores", "blind"))
+        # The Codabench phase's settings beyond dates, limits and data, in the order they are written: task.yaml's
+        # auto_migrate_to_this_phase (CodaLab's auto_migration is the same setting: either name, true), and the
+        # hide_* keys, hide_output true for CodaLab's hide_results unless task.yaml sets hide_output itself.
+        migrate = spec.get("auto_migrate_to_this_phase", spec.get("auto_migration"))
+        if "auto_migrate_to_this_phase" in spec:
+            self.options["auto_migration"] = migrate
+        self.codabench = []
+        if "auto_migrate_to_this_phase" in spec or migrate:
+            self.codabench.append(("auto_migrate_to_this_phase", bool(migrate)))
+        hides = dict((key, spec[key]) for key in CODABENCH_PHASE if key in spec)
+        if spec.get("leaderboard_management_mode") == "hide_results":
+            hides.setdefault("hide_output", True)
+        self.codabench += [(key, hides[key]) for key in CODABENCH_PHASE if key in hides]
         # a phase whose program also writes the private figures (after the deadline), or withholds every score
         self.private_scores = bool(spec.get("private_scores", False))
         self.blind = bool(spec.get("blind", False))
@@ -65,6 +87,7 @@ class Column(object):
         self.label = spec.get("label", spec["key"])
         self.sort = spec.get("sort", "desc")
         self.numeric_format = int(spec.get("numeric_format", 4))
+        self.hidden = spec.get("hidden")  # None: not set (Codabench shows it); the v1.5 bundle leaves hidden ones out
 
 
 class Task(object):
@@ -86,6 +109,9 @@ class Task(object):
         self.queue = (spec.get("queue") or "").strip() or None  # Codabench only: the vhost of a custom queue
         self.forum_enabled = bool(spec.get("forum_enabled", True))
         self.show_detailed_results_in_leaderboard = bool(spec.get("show_detailed_results_in_leaderboard", True))
+        # [(key, value)] of CODABENCH_TOP that task.yaml sets (reward: null is the default, not written)
+        self.codabench_settings = [(key, spec[key]) for key, _ in CODABENCH_TOP if spec.get(key) is not None]
+        self.codalab_settings = [(V15_NAMES[key], value) for key, value in self.codabench_settings if key in V15_NAMES]
         self.pages = spec["pages"]
         self.logo = folder / spec.get("logo", "logo.png")
         self.scoring_program = self.root / "scoring_programs" / spec.get("scoring_program", name)
@@ -98,6 +124,7 @@ class Task(object):
             self.phases[-1].end = self.end_date  # None: the last phase never ends
         self.leaderboard_label = spec["leaderboard"]["label"]
         self.submission_rule = spec["leaderboard"].get("submission_rule", "Add")
+        self.leaderboard_hidden = spec["leaderboard"].get("hidden")  # None: not set (Codabench: false, shown)
         self.columns = [Column(i, c) for i, c in enumerate(spec["leaderboard"]["columns"], 1)]
         self.split_dirs = split_dirs
         # Splits whose gold participants may see: their detailed results may show gold items (the scoring
@@ -109,8 +136,16 @@ class Task(object):
         # the private columns and the blind phases.
         self.private_ids = {}
         self.reveal = bool(spec.get("reveal", False))
-        for column in self.columns:
-            column.hidden = column.key.startswith("private_") and bool(spec.get("private")) and not self.reveal
+        for column in self.columns:  # a private column is hidden until the reveal, unless task.yaml says otherwise
+            if column.hidden is None and column.key.startswith("private_") and spec.get("private") and not self.reveal:
+                column.hidden = True
+        for phase in self.phases:  # a blind phase hides its outputs until the reveal, unless task.yaml says otherwise
+            hides = dict(phase.codabench)
+            if phase.blind and not self.reveal:
+                for key in ("hide_prediction_output", "hide_score_output"):
+                    hides.setdefault(key, True)
+            phase.codabench = [(key, hides[key]) for key in ("auto_migrate_to_this_phase",) + CODABENCH_PHASE
+                               if key in hides]
 
     @property
     def splits(self):
@@ -248,6 +283,18 @@ def load_task(name: str, reference_overrides: dict | None = None, bundles_dir=BU
     if spec.get("end_date") is not None:
         _check(spec["end_date"] > previous, "%s: end_date is before the last phase starts" % where)
         _check(previous_end is None, "%s: the last phase has an end and end_date is set: keep one" % where)
+
+    for number, phase in enumerate(phases, 1):
+        both = [phase[k] for k in ("auto_migration", "auto_migrate_to_this_phase") if k in phase]
+        _check(len(set(both)) < 2, "%s: phase %d: auto_migration and auto_migrate_to_this_phase disagree: they are one "
+               "setting (auto_migrate_to_this_phase is Codabench's name, auto_migration CodaLab's): keep one"
+               % (where, number))
+        _check(not (number == 1 and any(both)), "%s: phase 1: auto_migrate_to_this_phase: no phase comes before the "
+               "first to migrate submissions from (Codabench refuses the bundle: 'You cannot auto migrate to the first "
+               "phase of a competition'): remove it" % where)
+    _check(not all(c.get("hidden") for c in spec["leaderboard"]["columns"]),
+           "%s: every leaderboard column is hidden: Codabench's leaderboard then fails to load ('No columns exist on "
+           "the leaderboard'): leave one column visible (hide the whole leaderboard with leaderboard.hidden)" % where)
 
     seen = set()
     for column in spec["leaderboard"]["columns"]:

@@ -20,7 +20,10 @@ def codabench_stored(ctx: Context, platform: str) -> None:
     try:
         phases = codabench_model.stored_phases(ctx.spec, ctx.version)
     except codabench_model.ImportRefused as exc:
+        migration = "auto migrate" in str(exc)
         ctx.add("error", platform, "phases", "phases", "Codabench refuses the bundle: %s" % exc,
+                "remove %s from the first phase: no phase comes before it to migrate submissions from" % (
+                    "auto_migrate_to_this_phase" if ctx.version == "2" else "auto_migration") if migration else
                 "give every phase a start and, when another phase follows, an end before that phase's start")
         return
     for phase in phases:

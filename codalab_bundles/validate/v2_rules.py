@@ -1,5 +1,7 @@
 """The cross-file checks of Codabench version 2 bundles: the files the bundle names (pages may not be empty), task
-indexes, phases' tasks and leaderboard columns (unique indexes and keys, computations over other columns)."""
+indexes, phases' tasks and leaderboard columns (unique indexes and keys, computations over other columns), and
+Codabench's traps there: computation_indexes written as text, a leaderboard of hidden columns only, leaderboards
+after the first (which no phase shows)."""
 from __future__ import annotations
 
 from .contents import page_problem
@@ -62,17 +64,74 @@ def v2_structure(ctx: Context, platform: str) -> None:
             if len(set(values)) != len(values):
                 ctx.add("error", platform, "leaderboard", "leaderboards.%d.columns" % b, "column %s repeat: %s"
                         % (what, values), "make them unique")
+        if columns and all(c.get("hidden") is True for c in columns):
+            # LeaderboardPhaseSerializer.get_columns: checked on the local Codabench (GET get_leaderboard: 400)
+            ctx.add("error", platform, "leaderboard", "leaderboards.%d.columns" % b, "every column is hidden: "
+                    "Codabench accepts the bundle, and its leaderboard fails to load for everyone, organizers too "
+                    "('No columns exist on the leaderboard')", "leave one column visible (to hide the whole "
+                    "leaderboard from participants, set the leaderboard's hidden: true)", accepted=True)
         for c in columns:
             if "computation" in c and "computation_indexes" not in c:
                 ctx.add("error", platform, "leaderboard", "leaderboards.%d.columns.%s" % (b, c.get("key")),
                         "'Column with computation must have at least 1 column selected for the computation to act "
                         "upon': a computation key, even null, needs computation_indexes", "remove computation, or "
                         "add computation_indexes")
-            for ref in c.get("computation_indexes") or []:
+            refs = c.get("computation_indexes")
+            if isinstance(refs, str):
+                refs = _text_indexes(ctx, platform, "leaderboards.%d.columns.%s" % (b, c.get("key")), refs)
+            for ref in refs if isinstance(refs, list) else []:
                 if ref not in indexes or ref == c.get("index"):
                     ctx.add("error", platform, "leaderboard", "leaderboards.%d.columns.%s" % (b, c.get("key")),
                             "computation_indexes names %r, which is not another column" % ref,
                             "list other columns' indexes")
-    if len(spec.get("leaderboards") or []) > 1:
-        ctx.add("note", platform, "leaderboard", "leaderboards", "several leaderboards: check that each phase shows"
-                " the one you expect")
+    _later_leaderboards(ctx, platform)
+
+
+def _text_indexes(ctx: Context, platform: str, where: str, text: str) -> list | None:
+    """computation_indexes written as text: Codabench's CharacterSeparatedField joins whatever it is given with
+    commas, so a string goes in one character at a time ('0,1' becomes '0,,,1'). Returns the indexes Codabench
+    stores when it accepts the text (digits only), else None after an error."""
+    stored = ",".join(text)
+    bad = [part for part in stored.split(",") if not _is_int(part)]
+    if not text:  # as null: the serializer checks only a non-empty value
+        return []
+    if bad:
+        ctx.add("error", platform, "leaderboard", where, "computation_indexes is the text %r, which Codabench reads "
+                "one character at a time (%r): it refuses the bundle ('Bad value for index, should be an integer "
+                "but received: %s.')" % (text, stored, bad[0] if bad else ""),
+                "write a YAML list: computation_indexes: [%s]" % ", ".join(
+                    part.strip() for part in text.split(",") if part.strip()))
+        return None
+    digits = [int(ch) for ch in text]
+    if len(text) > 1:
+        ctx.add("warning", platform, "leaderboard", where, "computation_indexes is the text %r, which Codabench "
+                "reads one character at a time: it stores the columns %s, not column %s" % (
+                    text, " and ".join(map(str, digits)), text), "write a YAML list of the columns you mean, such as "
+                "[%s]" % ", ".join(map(str, digits)))
+    else:
+        ctx.add("warning", platform, "leaderboard", where, "computation_indexes is the text %r: Codabench reads it "
+                "as [%s] only because it is one digit" % (text, text), "write a YAML list: [%s]" % text)
+    return digits
+
+
+def _is_int(text: str) -> bool:
+    try:
+        int(text)
+        return True
+    except ValueError:
+        return False
+
+
+def _later_leaderboards(ctx: Context, platform: str) -> None:
+    """Codabench attaches the first leaderboard to every phase (base_unpacker._save_competition: phase['leaderboard']
+    = leaderboards[0]); it creates the others, which no phase shows and no score reaches."""
+    boards = [b for b in ctx.spec.get("leaderboards") or [] if isinstance(b, dict)]
+    if len(boards) > 1:
+        later = [str(b.get("title") or b.get("key")) for b in boards[1:]]
+        columns = [str(c.get("key")) for b in boards[1:] for c in b.get("columns") or [] if isinstance(c, dict)]
+        ctx.add("warning", platform, "leaderboard", "leaderboards", "Codabench attaches only the first leaderboard "
+                "(%s) to the phases: it creates %s too, but no phase shows %s and no score reaches %s (columns %s)" % (
+                    boards[0].get("title"), ", ".join(repr(t) for t in later), "it" if len(later) == 1 else "them",
+                    "it" if len(later) == 1 else "them", ", ".join(columns) or "none"),
+                "put every column in the first leaderboard (one leaderboard; a track is a set of its columns)")
+
