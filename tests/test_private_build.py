@@ -9,13 +9,14 @@ import zipfile
 import pytest
 import yaml
 
+import codabench_import
+
 from codalab_bundles.authoring import build, taskdef
 from codalab_bundles.site import live_update
 from codalab_bundles.validate import validate
 from conftest import ROOT
 from private_example import TASK, mean_f1, private_posts, read_predictions, read_test_gold, write_competition
 
-IMPORT_TOOL = ROOT.parent / "shared" / "tools" / "codabench-import" / "run.py"
 
 
 def _build(folder):
@@ -88,7 +89,8 @@ def test_the_sample_replays_give_the_public_figure_then_both(private_bundle):
     assert final["scores"]["private_spans_F1"] == pytest.approx(mean_f1(gold, predicted, private), abs=1e-12)
     # the private figure is not what the whole test set gives, nor the public one
     whole = mean_f1(gold, predicted, range(len(gold)))
-    assert len({round(whole, 6), round(final["scores"]["private_spans_F1"], 6), round(final["scores"]["spans_F1"], 6)}) == 3
+    assert len({round(whole, 6), round(final["scores"]["private_spans_F1"], 6),
+                round(final["scores"]["spans_F1"], 6)}) == 3
     assert "%.4f" % final["scores"]["private_spans_F1"] not in final["stdout"] + final["stderr"]
 
 
@@ -194,28 +196,30 @@ def test_the_validator_passes_the_recommended_shape_and_says_when_it_reveals(pri
         "re-scoring the migrated submissions): from then on anyone can read it through the API, hidden or not"]
 
 
-@pytest.mark.skipif(not IMPORT_TOOL.is_file() or not (ROOT.parent / "shared").exists(),
-                    reason="needs ../shared/tools/codabench-import")
 def test_codabench_import_stores_the_shape(private_bundle, tmp_path):
+    if not codabench_import.available():
+        pytest.skip("needs Codabench's import tool (../shared/tools/codabench-import and its setup)")
     _, outcome = private_bundle
     blind = _build(write_competition(tmp_path / "blind", shape="blind")).built.codabench
-    proc = subprocess.run([sys.executable, str(IMPORT_TOOL), str(outcome.built.codabench), str(blind)],
-                          capture_output=True, text=True, timeout=600)
-    if proc.returncode and "venv" in proc.stderr:
-        pytest.skip("the import tool's setup is absent: %s" % proc.stderr.strip()[-200:])
-    stored = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
-    assert [s["ok"] for s in stored] == [True, True], proc.stdout + proc.stderr
-    for result, middle in zip(stored, ("test split", "test split, scores withheld")):
+    revealed = _build(write_competition(tmp_path / "revealed", shape="blind", reveal=True)).built.codabench
+    stored = codabench_import.import_bundles([outcome.built.codabench, blind, revealed])
+    assert [s["ok"] for s in stored] == [True, True, True], stored
+    hidden = {"private": True, "blind": True, "revealed": False}
+    flags = {"private": False, "blind": True, "revealed": False}
+    for result, shape, middle in zip(stored, ("private", "blind", "revealed"),
+                                     ("test split", "test split, scores withheld", "test split, scores withheld")):
         competition = result["competition"]
         assert [p["tasks"] for p in competition["phases"]] == [["trial split"], [middle],
                                                                ["test split, private scores"]]
+        settings = [p["settings"] for p in competition["phases"]]
+        assert [s["auto_migrate_to_this_phase"] for s in settings] == [False, False, True]
+        assert [(s["hide_output"], s["hide_score_output"], s["hide_prediction_output"]) for s in settings] == [
+            (False, False, False), (False, flags[shape], flags[shape]), (False, False, False)]
         # the import tool lists the leaderboards made while it ran: another import at the same time adds its own
-        board = [b for b in competition["leaderboards"] if b["id"] == competition["phases"][0]["leaderboard_id"]] \
-            if "leaderboard_id" in competition["phases"][0] else \
-            [b for b in competition["leaderboards"] if "private_spans_F1" in [c["key"] for c in b["columns"]]]
-        board = board[0]
+        board = [b for b in competition["leaderboards"] if "private_spans_F1" in [c["key"] for c in b["columns"]]][0]
         assert [(c["key"], c["hidden"]) for c in board["columns"]] == [
-            ("spans_F1", False), ("private_spans_F1", True), ("spans_precision", False), ("spans_recall", False)]
+            ("spans_F1", False), ("private_spans_F1", hidden[shape]), ("spans_precision", False),
+            ("spans_recall", False)]
         assert board["submission_rule"] == "Force_Last" and board["hidden"] is False
 
 

@@ -9,9 +9,10 @@ which the site's update view only takes with the competition's whitelist_emails)
 a phase's hide_output, hide_score_output and hide_prediction_output (PATCH /api/phases/<id>/), the leaderboard's and
 its columns' hidden flags (PATCH /api/competitions/<id>/ with the leaderboard, every column by its id, and the
 phases as they are live, as the site's editor sends them; checked on the local Codabench: the ids, the phases and
-the stored scores stay). What it cannot make safely is refused with the reason: adding or removing phases or pages (their ids, submissions and migrations hang on them),
-leaderboard columns once a submission exists (scores are stored per column, by key), and scoring programs or data
-(Codabench keeps them as datasets of the tasks, not comparable by file here: re-publish for those).
+the stored scores stay). What it cannot make safely is refused with the reason: adding or removing phases or pages
+(their ids, submissions and migrations hang on them), leaderboard columns once a submission exists (scores are
+stored per column, by key), and scoring programs or data (Codabench keeps them as datasets of the tasks, not
+comparable by file here: re-publish for those).
 """
 import zipfile
 
