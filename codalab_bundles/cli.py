@@ -57,7 +57,8 @@ from . import __version__, migrate, replay, validate
 from .authoring import build, new_task, taskdef
 from .authoring.new_command import new_main
 from .offline import rescore, two_files
-from .results import from_site, published, significance
+from .platforms import fact_sheet
+from .results import from_site, published, significance, systems
 from .results import run as results_run
 from .results import runs as results_runs
 from .site import batch, codabench_api, live_update, publish, submit
@@ -146,15 +147,23 @@ def _print_outcome(outcome):
     """What ``build`` says of one task: the bundles, the dates Codabench stores from each, the samples replayed,
     and why it was not built (with the zips removed from dist/ so that none is taken for this build's)."""
     if outcome.built:
-        print("built %s (Codabench) and %s (CodaLab v1.5)" % (new_task.shown_path(outcome.built.codabench),
-                                                               new_task.shown_path(outcome.built.codalab)))
+        if outcome.built.codalab is None:
+            print("built %s (Codabench)" % new_task.shown_path(outcome.built.codabench))
+        else:
+            print("built %s (Codabench) and %s (CodaLab v1.5)" % (new_task.shown_path(outcome.built.codabench),
+                                                                   new_task.shown_path(outcome.built.codalab)))
         for what, schedule in outcome.schedules:
             print("  %s: %s" % (what, "; ".join("%s %s to %s" % (name, _when(start), _when(end))
                                                  for name, start, end in schedule)))
+        for note in outcome.notes:
+            print("  note: %s" % note)
         explicit = [p.label for p in outcome.task.phases if p.explicit_end]
-        if explicit:
+        if explicit and outcome.built.codalab is not None:
             print("  note: the v1.5 bundle cannot end %s before the next phase starts (v1.5 phases have no end)"
                   % ", ".join(explicit))
+        if outcome.task.fact_sheet:
+            print("  note: the v1.5 bundle has no fact sheet (CodaLab v1.5 has none): the %d question(s) are in the "
+                  "Codabench bundle only" % len(outcome.task.fact_sheet))
     for run in outcome.samples:
         if run.error is not None:
             print("  phase %d (%s): no sample submission replayed: %s" % (run.phase, run.label, run.error))
@@ -208,6 +217,14 @@ def _executor(parser, args):
     return replay.DockerExecutor(args.image, args.network) if args.docker else None
 
 
+def _names(text):
+    """NAME[,NAME...]: the tracks (Codabench tasks) named."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("name at least one track")
+    return names
+
+
 def replay_main(argv, how):
     command = how.command
     parser = argparse.ArgumentParser(
@@ -222,6 +239,9 @@ def replay_main(argv, how):
     parser.add_argument("--keep", action="store_true", help="keep the run directory and print its path")
     parser.add_argument("--platform", choices=sorted(replay.WORKERS), default="codabench",
                         help="the worker to emulate (default: codabench; codalab: the v1.5 worker)")
+    parser.add_argument("--tracks", type=_names, metavar="NAME[,NAME]",
+                        help="a phase of several tasks (tracks): run only these tasks, as a participant choosing "
+                        "them (default: every task of the phase)")
     _add_docker_options(parser, "the program")
     _add_limit_options(parser)
     args = parser.parse_intermixed_args(argv)  # the submission may come after the options
@@ -229,7 +249,7 @@ def replay_main(argv, how):
     executor = _executor(parser, args)
     try:
         report = replay.replay(args.bundle, args.submission, args.phase, keep=args.keep, platform=args.platform,
-                               executor=executor, limits=limits)
+                               executor=executor, limits=limits, tracks=args.tracks)
     except (replay.ReplayError, OSError) as exc:
         print("replay: %s" % exc, file=sys.stderr)
         return 2
@@ -241,7 +261,7 @@ def replay_main(argv, how):
         print("replay: %s is not a zip file (%d bytes), so the worker fails it before the scoring program runs: "
               "zip the prediction files themselves" % (args.submission, os.path.getsize(args.submission)),
               file=sys.stderr)
-    return 0 if report["status"] == "Finished" else 1
+    return 0 if report["status"] == "Finished" and not replay.failed_tasks(report) else 1
 
 
 def validate_main(argv, how):
@@ -406,6 +426,7 @@ def rescore_main(argv, how):
     parser.add_argument("--samples", type=int, default=1000, help="with --ci: resamples and rounds (default 1000)")
     parser.add_argument("--seed", type=int, default=12345, help="with --ci: the random seed (default 12345)")
     parser.add_argument("--level", type=float, default=0.95, help="with --ci: the confidence level (default 0.95)")
+    _add_track_options(parser)
     args = parser.parse_intermixed_args(argv)
     folder = os.path.dirname(os.path.abspath(args.output))
     if not os.path.isdir(folder):  # said now, not after all the scoring
@@ -415,7 +436,8 @@ def rescore_main(argv, how):
         bundle_title = replay.Bundle(args.bundle).spec.get("title") or args.bundle
         intervals = rescore.IntervalSettings(args.samples, args.seed, args.level) if args.ci else None
         columns, ranking, rows = rescore.rescore(args.bundle, args.submissions, args.phase, args.jobs,
-                                                 progress_stream=sys.stderr, skipped=skipped, intervals=intervals)
+                                                 progress_stream=sys.stderr, skipped=skipped, intervals=intervals,
+                                                 tracks=args.tracks, avg_ranks=args.avg_rank)
         page = rescore.write(args.output, "%s: rescored submissions" % bundle_title, columns, ranking, rows)
     except (rescore.RescoreError, replay.ReplayError, OSError) as exc:
         print("rescore: %s" % exc, file=sys.stderr)
@@ -433,6 +455,16 @@ def rescore_main(argv, how):
         print("  skipped %s: not a zip (a folder of zips is read for its zips; give an unzipped submission's "
               "folder on its own)" % path)
     return 1 if failed else 0
+
+
+def _add_track_options(parser, from_site=False):
+    parser.add_argument("--tracks", type=_names, metavar="NAME[,NAME]",
+                        help="a phase of several tasks (tracks): score every submission on these tasks only, as a "
+                        "participant choosing them (default: every task of the phase%s)"
+                        % ("; from the site: the tasks each submission was made to" if from_site else ""))
+    parser.add_argument("--avg-rank", action="append", default=[], metavar="KEY=COL,COL",
+                        help="add a column KEY: each row's mean rank on the columns named (tied rows share the mean "
+                        "of their places), which the pinned Codabench cannot compute; repeatable")
 
 
 def _client(parser, args):
@@ -533,6 +565,8 @@ def submit_main(argv, how):
                         "under the Codabench worker and compare")
     parser.add_argument("--even-if-closed", action="store_true", help="submit to a phase that is not open (the "
                         "API takes it from the competition's organizer: a rehearsal before the dates)")
+    parser.add_argument("--tracks", type=_names, metavar="NAME[,NAME]", help="a phase of several tasks (tracks): "
+                        "submit to these tasks only, as a participant choosing them (default: every task)")
     parser.add_argument("--timeout", type=int, metavar="SECONDS", help="stop waiting for a submission after this "
                         "long and report its last status, what it means and what to do (default: the phase's "
                         "time limit + the 20 minutes Codabench gives a run + 10 minutes of queue)")
@@ -551,21 +585,28 @@ def submit_main(argv, how):
                                "again, cancelled and re-run as a new submission of the same file")
     batch_options.add_argument("--organization", type=int, metavar="ID", help="submit for this team (a Codabench "
                                "organization the account is a participant member of)")
+    fact_sheet.add_submit_options(parser)
     _server_options(parser)
     args = parser.parse_intermixed_args(argv)
     if args.in_flight < 1:
         parser.error("--in-flight takes a number from 1 up")
+    try:
+        args.answers = fact_sheet.parse_answer_options(args.fact_sheet, args.answer)
+    except fact_sheet.FactSheetError as exc:
+        parser.error(str(exc))
     if len(args.submissions) > 1 or args.batch or args.ledger or args.again or args.rerun_stuck or \
             args.organization is not None:
         return _submit_batch(parser, args)
     try:
         client = _client(parser, args)
         result = submit.submit(client, args.submissions[0], args.competition, args.phase, progress=_progress,
-                               even_if_closed=args.even_if_closed,
+                               even_if_closed=args.even_if_closed, tracks=args.tracks, answers=args.answers,
+                               no_fact_sheet=args.no_fact_sheet,
                                **({} if args.timeout is None else {"timeout": args.timeout}))
         diffs = None
         if args.expect_replay:
-            replayed = replay.replay(args.expect_replay, args.submissions[0], args.phase, platform="codabench")
+            replayed = replay.replay(args.expect_replay, args.submissions[0], args.phase, platform="codabench",
+                                     tracks=args.tracks)
             diffs = submit.differences(result, replayed)
     except (codabench_api.ApiError, submit.SubmitError, replay.ReplayError, OSError) as exc:
         print("submit: %s" % exc, file=sys.stderr)
@@ -574,7 +615,8 @@ def submit_main(argv, how):
         print(json.dumps(dict(result, differences=diffs), sort_keys=True))
     else:
         print(submit.format_submitted(result, diffs))
-    return 0 if result["status"] == "Finished" and not result.get("stuck") and not diffs else 1
+    failed_runs = [run for run in result.get("tracks") or [] if run["status"] != "Finished"]
+    return 0 if result["status"] == "Finished" and not result.get("stuck") and not diffs and not failed_runs else 1
 
 
 def _submit_batch(parser, args):
@@ -583,16 +625,17 @@ def _submit_batch(parser, args):
         result = batch.submit_many(client, args.submissions, args.competition, args.phase, in_flight=args.in_flight,
                                    ledger=args.ledger, timeout=args.timeout, again=args.again,
                                    organization=args.organization, even_if_closed=args.even_if_closed,
-                                   progress=_progress, rerun_stuck=args.rerun_stuck)
+                                   progress=_progress, rerun_stuck=args.rerun_stuck, tracks=args.tracks,
+                                   answers=args.answers, no_fact_sheet=args.no_fact_sheet)
     except (codabench_api.ApiError, submit.SubmitError, OSError) as exc:
         print("submit: %s" % exc, file=sys.stderr)
         return 2
     differ = 0
     if args.expect_replay:
-        differ = _compare_with_replays(args.expect_replay, args.phase, result["entries"])
+        differ = _compare_with_replays(args.expect_replay, args.phase, result["entries"], args.tracks)
     if args.json:
         print(json.dumps({"account": result["account"], "ledger": result["ledger"],
-                          "interrupted": result["interrupted"],
+                          "interrupted": result["interrupted"], "fact_sheet_answers": result.get("fact_sheet_answers"),
                           "submissions": [e.as_dict() for e in result["entries"]]}, sort_keys=True))
     else:
         print(batch.format_table(result))
@@ -605,13 +648,16 @@ def _submit_batch(parser, args):
     return 0 if batch.all_finished(result) and not differ else 1
 
 
-def _compare_with_replays(bundle, phase, entries):
+def _compare_with_replays(bundle, phase, entries, tracks=None):
     """Replay every zip that reached a final status, and note each difference in its entry (entry.replay); the
-    number of zips that differ. Failed ones compare their status (the message is the program's own on both)."""
+    number of zips that differ. Failed ones compare their status (the message is the program's own on both); in a
+    phase of several tasks, each task's run is compared (submit.differences)."""
     def one(entry):
-        replayed = replay.replay(bundle, entry.path, phase, platform="codabench")
-        local = {"status": replayed["status"], "scores": replayed["scores"] if entry.status == "Finished" else {}}
-        site = {"status": entry.status, "scores": entry.scores if entry.status == "Finished" else {}}
+        replayed = replay.replay(bundle, entry.path, phase, platform="codabench", tracks=tracks)
+        local = {"status": replayed["status"], "scores": replayed["scores"] if entry.status == "Finished" else {},
+                 "tasks": replayed.get("tasks")}
+        site = {"status": entry.status, "scores": entry.scores if entry.status == "Finished" else {},
+                "tracks": entry.tracks}
         return submit.differences(site, local)
 
     differ = 0
@@ -688,10 +734,12 @@ def results_main(argv, how):
         description="The results table of a phase for the task paper: every team's counted run (the leaderboard's "
                     "submission rule), rescored locally with the competition's own program, ranked, with bootstrap "
                     "intervals and significance clusters (paired approximate randomization, Holm-corrected), as "
-                    "results.csv, .md, .tex, .html, .png and .svg, plus runs.csv and a participants/ variant without "
+                    "results.csv, .md, .tex, .html, .png and .svg, plus runs.csv, the systems table (systems.csv, .md, "
+                    ".tex, .html: each team's fact-sheet answers) and a participants/ variant without "
                     "what only organizers see. From a live Codabench (--competition, organizer's token: every "
                     "submission is downloaded once into --cache and the site's stored scores are audited) or from a "
-                    "folder of runs (one entry per team: a folder of its runs, zips or folders, or one zip).",
+                    "folder of runs (one entry per team: a folder of its runs, zips or folders, or one zip; "
+                    "fact-sheet answers in <team>/fact_sheet.json, or <run>.fact_sheet.json beside a run).",
         epilog="examples:\n  %s results --competition 42 --phase 3 -o paper/\n  %s results runs/ --bundle "
                "dist/my-task.zip --phase 3 --by a_f1 -o paper-a/\n\n%s" % (command, command, EXIT_STATUSES))
     parser.add_argument("runs", nargs="?", metavar="RUNS_DIR", help="a folder of runs, one entry per team (instead "
@@ -724,6 +772,7 @@ def results_main(argv, how):
                                                         "results"), help="where downloaded submissions are kept "
                         "(default: ~/.cache/codalab-bundles/results)")
     parser.add_argument("-o", "--output", default="results", help="the folder to write (default: results/)")
+    _add_track_options(parser, from_site=True)
     _server_options(parser)
     args = parser.parse_intermixed_args(argv)
     if (args.runs is None) == (args.competition is None):
@@ -742,12 +791,18 @@ def results_main(argv, how):
                                             progress=_progress)
                 runs, bundle, site_rule, skipped = site.runs, site.bundle, site.rule, site.skipped
                 title = "%s: %s" % (site.competition.get("title"), site.phase.get("name"))
+                site_order = site.board_teams
             else:
                 runs, bundle, site_rule, skipped = results_runs.from_folder(args.runs, workdir), args.bundle, None, []
-                title = None
+                title, site_order = None, None
+            if args.tracks:
+                for run in runs:
+                    run.tracks = args.tracks
             found = results_run.compute(bundle, runs, args.phase, args.rule, site_rule, args.by, shown, settings,
                                         args.jobs, sys.stderr, title, skipped, args.significance_teams,
-                                        args.private)
+                                        avg_ranks=args.avg_rank, site_order=site_order, private=args.private)
+            if args.competition is not None:  # the questions as the site has them (editable there)
+                found.questions = systems.on_site(found.questions, site.competition.get("fact_sheet") or {})
             if args.published:
                 found.published = published.differences(published.read(args.published), found.rows)
             written = results_run.write(found, args.output)
@@ -758,7 +813,8 @@ def results_main(argv, how):
     if args.json:
         print(json.dumps({"rows": [dict(rank=r.rank, team=r.team, run=r.run.id, scores=r.scores,
                                         interval=r.interval, cluster=r.cluster) for r in found.rows],
-                          "audit": found.audit, "published": found.published, "written": written}, sort_keys=True))
+                          "audit": found.audit, "published": found.published, "written": written,
+                          "systems": systems.as_json(found)}, sort_keys=True))
     else:
         print(results_run.summary(found))
         print("\nwritten: %s" % ", ".join(written))

@@ -250,3 +250,27 @@ def test_columns_takes_what_the_csv_module_writes(tmp_path_factory, width, rows,
             assert _columns(path, chosen) == [[row[position] for row in rows[1:]] for position in chosen]
     finally:
         fast_csv._CHUNK = saved
+
+
+@pytest.mark.parametrize("cell", ["x" * 4096, "x\n" * 2048, 'x""' * 1365])
+def test_a_long_quoted_cell_is_read_in_a_few_growing_reads(tmp_path, monkeypatch, cell):
+    """A record open at the end of a chunk is matched again from its start: reads grow with what is carried over,
+    so a cell of 4 KiB read 16 bytes at a time takes about log2(4096 / 16) reads, not 4096 / 16 (quadratic)."""
+    monkeypatch.setattr(fast_csv, "_CHUNK", 16)
+    path = _write(tmp_path, 'id,text\n1,"%s"\n2,b\n' % cell)
+    sizes = []
+
+    def counting_open(name, mode):
+        handle = open(name, mode)
+        read = handle.read
+
+        def counted(size=-1):
+            data = read(size)
+            sizes.append(len(data))
+            return data
+        handle.read = counted
+        return handle
+    monkeypatch.setattr(fast_csv, "open", counting_open, raising=False)
+    assert [cells for _, cells in fast_csv.records(path)] == [["id", "text"], ["1", cell.replace('""', '"')],
+                                                               ["2", "b"]]
+    assert len(sizes) <= 12, sizes

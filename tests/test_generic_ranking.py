@@ -95,3 +95,12 @@ def test_bad_gold(run):
     assert "secret" not in message
     run(CONFIG, {"gold.json": "[]"}, {"predictions.json": "{}"}).assert_rejected(
         "Reference data error", "must hold a JSON object")
+
+
+def test_a_json_run_is_read_query_by_query_and_refused_at_the_first_bad_one(run):
+    """An unknown query near the start of a 3 MB predictions.json is the message, although the file stops being
+    UTF-8 at its end (read whole first, that would be the message)."""
+    body = '{"q1": "a", "q9": "b", ' + ", ".join('"x%d": "c"' % i for i in range(300000))
+    result = run(CONFIG, gold_files(), {"predictions.json": body.encode("utf-8") + b', "\xff": ""}'})
+    result.assert_rejected()
+    assert result.stderr.strip() == "Submission error: predictions.json: 'q9' is not a query id of this phase"

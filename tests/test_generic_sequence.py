@@ -670,3 +670,16 @@ def test_split_gold_keeps_documents_whole_and_public_data_drops_the_tags(tmp_pat
     public = out.read_text(encoding="utf-8").splitlines()
     assert [line.split()[:1] for line in public] == [line.split()[:1] for line in text.splitlines()]
     assert not any(len(line.split()) > 1 for line in public if not line.startswith("-DOCSTART-"))
+
+
+@pytest.mark.parametrize("line", ["t1 O\n\n", "t1 O\n"], ids=["sentences too many", "one endless sentence"])
+def test_a_conll_run_is_read_a_piece_at_a_time(run, line):
+    """The first bad sentence ends the reading: 3 MB further on the file stops being UTF-8, which a reading of
+    the whole file would have reported instead."""
+    message = "predictions.conll, line 6: a 3rd sentence, but the gold has 2"
+    gold = conll("B-PER O", "O")
+    predicted = conll("B-PER O", "O") + "\n" + line * 600000
+    result = run({"kind": "sequence", "keys": KEYS}, {"gold.conll": gold},
+                 {"predictions.conll": predicted.encode("utf-8") + b"\xff\n"})
+    result.assert_rejected()
+    assert result.stderr.strip() == "Submission error: " + message

@@ -558,3 +558,13 @@ def test_xquad_against_the_official_mlqa_script(run, tmp_path, language):
     ascii_only = run({"kind": "text", "reference": "xquad.json", "keys": keys,
                       "normalize": {"articles": MLQA_ARTICLES[language]}}, files, pred_json(predictions))
     assert ascii_only.scores["exact_match"] < mlqa.scores["exact_match"] - 0.01  # „...“, «...» are not removed
+
+
+def test_a_json_run_is_read_id_by_id_and_refused_at_the_first_bad_one(run):
+    """An unknown id near the start of a 3 MB predictions.json is the message, although the file stops being
+    UTF-8 at its end (read whole first, that would be the message)."""
+    body = '{"1": "a", "9": "b", ' + ", ".join('"x%d": "c"' % i for i in range(300000))
+    result = run({"kind": "text"}, gold_json({"1": "secret gold", "2": "hidden"}),
+                 {"predictions.json": body.encode("utf-8") + b', "\xff": ""}'})
+    assert result.returncode == 1 and result.scores is None
+    assert result.stderr.strip() == "Submission error: predictions.json: id '9' is not an id of this phase"

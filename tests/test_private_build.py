@@ -144,7 +144,8 @@ def _fake_live(bundle, submissions=0):
         phases.append(dict([(k, v) for k, v in phase.items() if k not in ("start", "end")], id=101 + index,
                            index=index, start=phase["start"].strftime("%Y-%m-%dT%H:%M:%SZ"),
                            end=phase["end"] and phase["end"].strftime("%Y-%m-%dT%H:%M:%SZ"),
-                           tasks=[{"task": "key-%d" % index, "phase": 101 + index, "order_index": 0, "name": "x"}]))
+                           tasks=[{"task": "key-%d" % index, "phase": 101 + index, "order_index": 0,
+                                   "name": spec["tasks"][source["tasks"][0]]["name"]}]))
     board = spec["leaderboards"][0]
     return {"id": 7, "title": view["title"], "description": view["description"], "terms": view["terms"],
             "pages": [{"id": 201 + i, "index": i, "title": t, "content": c} for i, (t, c) in enumerate(view["pages"])],

@@ -265,3 +265,78 @@ def test_the_quick_depth_check_is_exact_for_valid_json(value, ascii_only, indent
         assert rt._json_shallow(skeleton, depth) == (rt._json_too_deep(text, depth) is None)
     with mock.patch.object(rt, "MAX_JSON_DEPTH", 2):
         assert json_message(text) == reference_message(text)
+
+
+@pytest.mark.parametrize("text, long", [
+    ('{"%s": [1, 2]}' % ("9" * 40), False),              # a long digit run in a key: a string, not a number
+    ('[{"id": "%s", "n": 3}]' % ("12" * 20), False),      # ... or in a value
+    ('["a\\"%s", 1]' % ("7" * 31), False),               # after an escaped quote, still inside the string
+    ('[%s]' % ("7" * 31), True),                          # a long integer
+    ('["x", %s, "y"]' % ("7" * 31), True),                # between strings
+    ('[1.%s]' % ("5" * 40), True),                        # a fraction: the check may say yes, parse_int is not called
+    ('["%s' % ("7" * 31), True),                          # an open string: not cut out, so the safe way
+])
+def test_long_digit_runs_inside_strings_keep_the_fast_integer_parser(text, long):
+    """Only a run that may be a number outside strings makes load_json parse every integer in Python."""
+    assert rt._has_long_number(rt._json_skeleton(text)) is long
+
+
+def test_load_json_with_long_numeric_ids_reads_integers_with_int():
+    text = '{"%s": [1, 2, 30]}' % ("4" * 40)
+    with mock.patch.object(rt, "_bounded_int", side_effect=AssertionError("slow path")):
+        assert rt.load_json(text, "p.json") == {"4" * 40: [1, 2, 30]}
+
+
+@pytest.mark.parametrize("data, lines", [
+    (b"ab\ncd\n", ["ab\n", "cd\n"]),
+    (b"abcd\r\nefgh\rij", ["abcd\r\n", "efgh\r", "ij"]),   # four characters and a \r\n: within the limit
+    (b"\xef\xbb\xbfabcd", ["abcd"]),                        # the byte-order mark is not a character of the line
+])
+def test_stream_lines_within_max_line(tmp_path, data, lines):
+    path = tmp_path / "f.csv"
+    path.write_bytes(data)
+    assert list(rt.stream_lines(str(path), "f.csv", max_line=4)) == lines
+
+
+@pytest.mark.parametrize("data, line", [(b"ab\nabcde\n", 2), (b"abcde", 1), (b"a\r\nb\rabcd\rabcdefgh\n", 4),
+                                        (b"abcd\nabcdefgh", 2)])
+def test_stream_lines_refuses_the_first_line_over_max_line(tmp_path, data, line):
+    """Refused when the line's fifth character is read: what follows some way after (bytes that are not UTF-8,
+    beyond the text reader's 8 KiB buffer) is not read."""
+    path = tmp_path / "f.csv"
+    path.write_bytes(data + b"\n" * 20000 + b"\xff" * 100)
+    with pytest.raises(rt.SubmissionError) as caught:
+        list(rt.stream_lines(str(path), "f.csv", max_line=4))
+    assert str(caught.value) == "f.csv, line %d: the line is longer than 4 characters; no line of this file " \
+                                "needs that many" % line
+
+
+@pytest.mark.parametrize("data, expected", [
+    (b"a\nb\r\nc\rd", [(1, "a"), (2, "b"), (3, "c"), (4, "d")]),
+    (b"\xef\xbb\xbfa\x0cb\xe2\x80\xa8\n\n", [(1, "a"), (2, "b"), (3, ""), (4, "")]),   # str.splitlines' ends too
+    (b"", []),
+    (b"a\n\xc3\xa9\xff\n", "f.txt, line 2: the file is not UTF-8 text (byte 0xff at offset 4)"),
+    (b"\xef\xbb\xbf\n\xff", "f.txt, line 2: the file is not UTF-8 text (byte 0xff at offset 4)"),  # BOM counted
+    (b"\xef\xbb\xbf\xff", "f.txt, line 1: the file is not UTF-8 text (byte 0xff at offset 3)"),
+])
+def test_numbered_lines_are_iter_lines_of_read_text(tmp_path, data, expected):
+    path = tmp_path / "f.txt"
+    path.write_bytes(data)
+
+    def outcome(lines):
+        try:
+            return list(lines())
+        except rt.SubmissionError as exc:
+            return str(exc)
+    assert outcome(lambda: rt.numbered_lines(str(path))) == expected
+    assert outcome(lambda: rt.iter_lines(rt.read_text(str(path)))) == expected
+
+
+def test_numbered_lines_stop_where_the_caller_stops_and_refuse_a_long_line(tmp_path):
+    path = tmp_path / "f.txt"
+    path.write_bytes(b"ab\r\ncdef\n" + b"x" * 50 + b"\n\xff")
+    lines = rt.numbered_lines(str(path), max_line=4)
+    assert next(lines) == (1, "ab") and next(lines) == (2, "cdef")  # four bytes and a line end: within the limit
+    with pytest.raises(rt.SubmissionError) as caught:
+        next(lines)
+    assert str(caught.value) == "f.txt, line 3: the line is longer than 4 bytes; no line of this file needs that many"

@@ -25,7 +25,7 @@ import jinja2
 import yaml
 
 from .. import loading, replay, resources
-from . import private_items, render, taskdef
+from . import private_items, render, taskdef, tracks
 from ..platforms import codabench_model
 from ..zips import pack
 from .taskdef import ROOT
@@ -64,11 +64,12 @@ def declared_score_keys(task):
 
 
 def check_columns_scored(task):
-    """Every leaderboard column must be a key the program writes: else it stays empty for every submission."""
+    """Every leaderboard column must be a key the program writes (but the columns computed from others): else it
+    stays empty for every submission."""
     declared = declared_score_keys(task)
     if task.private_ids:  # a split with private items: the ranking score's private figure (private_items.py)
         declared = declared + [private_items.PRIVATE_PREFIX + task.columns[0].key]
-    empty = [column.key for column in task.columns if column.key not in declared]
+    empty = [column.key for column in task.columns if column.key not in declared and not column.computation]
     if empty:
         raise BuildError("leaderboard column(s) %s get no score: the scoring program writes %s"
                          % (", ".join(empty), ", ".join(declared)))
@@ -141,13 +142,16 @@ def _run_hooks(ctx, derive, program, workdir):
     return public, kit
 
 
-def reference_entries(task, split, derive=None, mode=""):
+def reference_entries(task, split, derive=None, folder=None, mode=""):
     """The files of the split's reference zip: the gold as it is, plus GOLD_PUBLIC_MARKER when task.yaml says
     gold_public: true for it, plus the files the task's ``reference_files`` hook derives from it (replacing files of
-    the same name), plus the marks of its private items and of the phases' ``mode`` (private_items.py)."""
-    entries = pack.directory_entries(task.split_dirs[split])
+    the same name), plus the marks of its private items and of the phases' ``mode`` (private_items.py).
+    ``folder``: a track's own gold for the split, instead of the task's."""
+    entries = pack.directory_entries(folder or task.split_dirs[split])
     if hasattr(derive, "reference_files"):
         ctx = _split_context(task, split)
+        if folder is not None:
+            ctx.reference_dir = folder
         try:
             derived = dict(derive.reference_files(ctx))
         except Exception as exc:
@@ -156,15 +160,28 @@ def reference_entries(task, split, derive=None, mode=""):
     marked = any(name.rsplit("/", 1)[-1] == GOLD_PUBLIC_MARKER for name, _ in entries)
     if marked and not task.gold_public[split]:
         raise BuildError("split %r: %s holds %s but task.yaml does not say gold_public: {%s: true}; remove the file "
-                         "or set it" % (split, task.split_dirs[split], GOLD_PUBLIC_MARKER, split))
+                         "or set it" % (split, folder or task.split_dirs[split], GOLD_PUBLIC_MARKER, split))
     if task.gold_public[split] and not marked:
         entries = sorted(entries + [(GOLD_PUBLIC_MARKER, GOLD_PUBLIC_TEXT)])
     marks = private_items.reference_marks(task, split, mode)
     clash = sorted(set(name for name, _ in marks) & set(name.rsplit("/", 1)[-1] for name, _ in entries))
     if clash:
         raise BuildError("split %r: %s holds %s, which the build writes from task.yaml (private:, private_scores, "
-                         "blind): remove the file" % (split, task.split_dirs[split], ", ".join(clash)))
+                         "blind): remove the file" % (split, folder or task.split_dirs[split], ", ".join(clash)))
     return sorted(entries + marks) if marks else entries
+
+
+def track_programs(task, program):
+    """[(scoring_program_<track>.zip, bytes)]: the program with the track's track.json, one per track."""
+    return [(name, pack.zip_entries(sorted(program + [("track.json", track.track_json())])))
+            for name, track in sorted(set((t.scoring_program, t.track) for t in task.codabench_tasks if t.track),
+                                      key=lambda pair: pair[0])]
+
+
+def _track_references(task, derive):
+    """[(reference_<track>_<split>.zip, bytes)]: the gold of tracks that have their own."""
+    return [(t.reference_data, pack.zip_entries(reference_entries(task, t.split, derive, t.reference_dir)))
+            for t in task.codabench_tasks if t.track is not None and t.split in t.track.split_dirs]
 
 
 def bundle_files(task):
@@ -174,25 +191,35 @@ def bundle_files(task):
     files = {"reference": {}, "public": {}, "kit": {}}
     modes = private_items.reference_modes(task)
     data = []
+    # the task's gold of a split, with each mark its phases use (private_items.py): for the CodaLab bundle, and for
+    # the Codabench tasks that score against it
+    used = set((t.split, t.mode) for t in task.codabench_tasks
+               if t.reference_data == private_items.reference_name(t.split, t.mode))
+    if task.built_v15:
+        used = set((p.split, private_items.phase_mode(p)) for p in task.phases)
     with tempfile.TemporaryDirectory(prefix="build-%s-" % task.name) as workdir, \
             concurrent.futures.ThreadPoolExecutor(1) as pool:
         for split in task.splits:
-            files["reference"][split] = private_items.reference_name(split, modes[split][0])
             # The reference zip is compressed in another thread while this one runs the derive hooks (zlib lets
             # it): a large gold takes seconds to compress. The hooks themselves run one at a time, in order.
-            reference = pool.submit(pack.zip_entries, reference_entries(task, split, derive, modes[split][0]))
+            first = [mode for mode in modes[split] if (split, mode) in used][:1]
+            reference = pool.submit(pack.zip_entries, reference_entries(task, split, derive, mode=first[0])) \
+                if first else None
             public, kit = derive_split(task, split, derive, program, workdir) if derive is not None else (None, None)
-            data.append((files["reference"][split], reference.result()))
-            for mode in modes[split][1:]:  # the split's other marks (private_scores, blind phases)
+            if reference is not None:
+                files["reference"][split] = private_items.reference_name(split, first[0])
+                data.append((files["reference"][split], reference.result()))
+            for mode in [m for m in modes[split] if (split, m) in used and m not in first]:  # the split's other marks
                 data.append((private_items.reference_name(split, mode),
-                             pack.zip_entries(reference_entries(task, split, derive, mode))))
+                             pack.zip_entries(reference_entries(task, split, derive, mode=mode))))
             if public is not None:
                 files["public"][split] = "public_data_%s.zip" % split
                 data.append((files["public"][split], public))
             if kit is not None:
                 files["kit"][split] = "starting_kit_%s.zip" % split
                 data.append((files["kit"][split], kit))
-    files["tasks"], files["phase_task"], files["phase_reference"] = _codabench_tasks(task, modes)
+    files["phase_reference"] = dict((p.number, private_items.reference_name(p.split, private_items.phase_mode(p)))
+                                    for p in task.phases)  # the v1.5 bundle's phases
     entries = [("logo.png", task.logo.read_bytes())]
     for key, name in render.page_files(task):
         try:
@@ -200,25 +227,10 @@ def bundle_files(task):
         except (jinja2.TemplateError, ValueError) as exc:
             raise BuildError("page %s (pages/%s): %s" % (key, task.pages[key], exc))
     entries.append(("scoring_program.zip", pack.zip_entries(program)))
+    entries.extend(track_programs(task, program))
     entries.extend(data)
+    entries.extend(_track_references(task, derive))
     return files, entries
-
-
-_TASK_NAMES = {"": "%s split", "private": "%s split, private scores", "withheld": "%s split, scores withheld"}
-_TASK_TEXTS = {"": "Scores submissions against the %s gold data.",
-               "private": "Scores submissions against the %s gold data, with the private figures.",
-               "withheld": "Checks submissions against the %s gold data and withholds their scores."}
-
-
-def _codabench_tasks(task, modes):
-    """([{name, description, reference}] in order: one per split, then one per other mark a split's phases use),
-    {phase number: its task's index}, {phase number: its reference zip}."""
-    pairs = [(split, modes[split][0]) for split in task.splits]
-    pairs += [(split, mode) for split in task.splits for mode in modes[split][1:]]
-    tasks = [{"name": _TASK_NAMES[mode] % split, "description": _TASK_TEXTS[mode] % split,
-              "reference": private_items.reference_name(split, mode)} for split, mode in pairs]
-    phase_task = dict((p.number, pairs.index((p.split, private_items.phase_mode(p)))) for p in task.phases)
-    return tasks, phase_task, dict((number, tasks[index]["reference"]) for number, index in phase_task.items())
 
 
 # (platform, file name pattern, renderer): one bundle per platform, the same files, competition.yaml first in
@@ -266,7 +278,8 @@ def remove_bundles(name, dist):
 
 def build_task(task: taskdef.Task, dist) -> Built:
     """Write dist/<task>.zip (Codabench, version 2) and dist/<task>-v1.5.zip (CodaLab v1.5); returns their paths
-    as Built(codabench, codalab)."""
+    as Built(codabench, codalab). A task whose tracks one program run cannot score (tracks.one_run_writes_every_track)
+    has no CodaLab bundle: Built.codalab is None, and an older dist/<task>-v1.5.zip is removed."""
     check_columns_scored(task)
     dist = Path(dist)
     dist.mkdir(parents=True, exist_ok=True)
@@ -275,6 +288,12 @@ def build_task(task: taskdef.Task, dist) -> Built:
     for platform, pattern, render_yaml in PLATFORMS:
         target = dist / (pattern % task.name)
         partial = target.with_name(target.name + ".part")
+        if platform == "codalab" and not task.built_v15:
+            for stale in (target, partial):
+                if stale.is_file():
+                    stale.unlink()
+            paths.append(None)
+            continue
         text = render_yaml(task, files)
         if platform == "codabench":
             check_stored_dates(task, text)
@@ -319,6 +338,7 @@ class Outcome:
     error: Optional[str] = None
     unreadable: bool = False
     removed: list = field(default_factory=list)
+    notes: list = field(default_factory=list)  # what the bundles cannot hold of task.yaml (tracks.notes)
 
     @property
     def older(self) -> bool:
@@ -335,6 +355,8 @@ def stored_schedules(built: Built) -> list:
     build_task checks it)."""
     found = []
     for what, platform, version in STORED_FROM:
+        if getattr(built, platform) is None:
+            continue
         with zipfile.ZipFile(str(getattr(built, platform))) as archive:
             found.append((what, stored_schedule(archive.read("competition.yaml").decode("utf-8"), version)))
     return found
@@ -349,15 +371,16 @@ def check_samples(task: taskdef.Task, built: Built) -> list:
         if phase.split in checked:
             continue
         checked.add(phase.split)
-        for platform in ("codabench", "codalab"):
+        for platform in [p for p in ("codabench", "codalab") if getattr(built, p) is not None]:
             label = replay.WORKERS[platform].label
             try:
                 report = replay.replay(getattr(built, platform), None, phase.number, platform=platform)
             except replay.ReplayError as exc:
                 runs.append(SampleRun(phase.number, phase.label, label, error=str(exc)))
                 break
-            runs.append(SampleRun(phase.number, phase.label, label, report["status"], report["scores"],
-                                  report["reason"] or "", report["stderr"]))
+            failed = replay.failed_tasks(report)  # a phase of several tasks: every task's run must finish
+            runs.append(SampleRun(phase.number, phase.label, label, "Failed" if failed else report["status"],
+                                  report["scores"], report["reason"] or "", report["stderr"]))
     return runs
 
 
@@ -378,7 +401,7 @@ def build(name: str, dist, bundles_dir=taskdef.BUNDLES, references: Optional[dic
         # an input that cannot be read at all (task.yaml that is not YAML, a file the system refuses) is unreadable
         return Outcome(name, error=str(exc), unreadable=isinstance(exc, (taskdef.UnreadableTaskFile, OSError)),
                        removed=remove_bundles(name, dist))
-    outcome = Outcome(name, task, built, stored_schedules(built))
+    outcome = Outcome(name, task, built, stored_schedules(built), notes=tracks.notes(task))
     if check:
         outcome.samples = check_samples(task, built)
         if not outcome.ok:  # a bundle whose own sample fails is not finished: leave nothing that looks it

@@ -8,7 +8,7 @@ import textwrap
 from pathlib import Path
 
 from .. import resources
-from . import generic_kits, new_task
+from . import ci_workflow, generic_kits, new_task
 
 
 def new_main(argv, how):
@@ -22,7 +22,10 @@ def new_main(argv, how):
         "sample submission is scored against it); a gold that would not build is refused, with nothing written. "
         "Then build the bundles with 'build' (which replays each starting kit's sample), and check them with "
         "'validate' and 'replay'. Edit bundles/NAME/task.yaml and scoring_programs/NAME/scoring.json to adapt the "
-        "task, and rebuild.", 100), formatter_class=argparse.RawDescriptionHelpFormatter,
+        "task, and rebuild. The folder also gets its CI, where it has none: ci/competition.sh (check: build, "
+        "validate and replay every task; publish: bring each task's competition on Codabench up to date) and the "
+        "GitHub Actions workflow .github/workflows/competition.yml that runs it (a file already there is kept as "
+        "it is).", 100), formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="example:\n  %s new sentiment --kind classification --gold-dir my-gold/ --dir my-competition\n"
                "  cd my-competition && %s build && %s validate dist/sentiment.zip && %s replay dist/sentiment.zip\n\n"
                "gold files by kind (the generic metric card, %s, has the details):\n"
@@ -64,14 +67,18 @@ def new_main(argv, how):
                              "VALUE is JSON, or text): e.g. --set id_column=ID --set label_column=Stance, "
                              "--set 'label_range=[0, 3]', --set 'subset_labels=[\"FAVOR\", \"AGAINST\"]', "
                              "--set docstart=token; the fields are in the generic metric card")
+    parser.add_argument("--no-ci", action="store_true", help="do not write the folder's CI files (%s, which "
+                        "runs %s: check on every push, publish on a tag v*), which are written only where there "
+                        "are none" % (ci_workflow.WORKFLOW.as_posix(), ci_workflow.SCRIPT.as_posix()))
     args = parser.parse_args(argv)
     keys = [k.strip() for k in args.keys.split(",") if k.strip()] if args.keys else None
     folder = Path(args.dir if args.dir else default_folder if default_folder is not None else ".").resolve()
     notes = []
     try:
         settings = dict(new_task.parse_setting(text) for text in args.settings)
+        own = default_folder is not None and folder == Path(default_folder).resolve()  # this repository's tasks
         written = new_task.create(args.name, args.kind, args.gold_dir, args.title, keys, root=folder,
-                                  command=command, notes=notes, settings=settings)
+                                  command=command, notes=notes, settings=settings, ci=not (args.no_ci or own))
     except new_task.NewTaskError as exc:
         print("new: %s" % exc, file=sys.stderr)
         return 2

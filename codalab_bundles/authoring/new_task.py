@@ -3,8 +3,9 @@
 Writes, in a competition folder (by default the current one; this repository for ``build_bundle.py``),
 bundles/NAME/ (task.yaml, pages rendered from it at build time, logo, derive hooks, sample-data generator),
 scoring_programs/NAME/ (metadata, scoring.json, metric card: the generic scoring program, no code) and
-reference_data/NAME/<split>/ (sample gold, or the organizer's gold split into phases), and the folder's README.md
-(what to edit, how to build) when it has none. ``--kind custom`` (custom_task.py, no generic kind) writes instead a
+reference_data/NAME/<split>/ (sample gold, or the organizer's gold split into phases), the folder's README.md
+(what to edit, how to build) and CI files (ci_workflow: a GitHub Actions workflow and ci/competition.sh) when it has
+none. ``--kind custom`` (custom_task.py, no generic kind) writes instead a
 skeleton evaluate.py of the task's own, with its sample gold, hooks and kit, which build as written.
 """
 import csv
@@ -18,7 +19,7 @@ from pathlib import Path
 import jinja2
 
 from .. import loading, resources
-from . import build, custom_task, generic_kits, gold_sniff
+from . import build, ci_workflow, custom_task, generic_kits, gold_sniff
 from .render import yaml_quote
 from .taskdef import ROOT, task_names
 
@@ -324,12 +325,13 @@ def infer_kind(gold_dir, notes=None):
 
 
 def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=ROOT, command="codalab-bundles",
-           notes=None, settings=None):
+           notes=None, settings=None, ci=True):
     """Write the task's files in the competition folder ``root``; returns the paths written. ``command`` is how
     the user calls the tool (for the folder's README); ``notes`` (a list) gets what the organizer should know of
     the task made; ``settings`` ({field: value}, new --set) are scoring.json fields of the kind (columns, options),
-    known before the gold is read. ``kind`` None: the gold's own (infer_kind). Raises NewTaskError, before
-    anything is written: a gold that would not build is refused."""
+    known before the gold is read. ``kind`` None: the gold's own (infer_kind). ``ci``: also the folder's CI files
+    (ci_workflow), where it has none. Raises NewTaskError, before anything is written: a gold that would not build
+    is refused."""
     if not NAME_RE.match(name or ""):
         raise NewTaskError("the task name %r must be lower-case letters and digits, words joined by '-' "
                            "(e.g. sentiment or hotel-reviews): it names folders and bundle files" % name)
@@ -348,7 +350,7 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
         if settings:
             raise NewTaskError("--set is for the generic kinds' scoring.json; a custom task has none: its settings "
                                "are in scoring_programs/%s/evaluate.py" % name)
-        return _create_custom(name, title, gold_dir, keys, today, root, command)
+        return _create_custom(name, title, gold_dir, keys, today, root, command, notes, ci)
     config_module = generic_kits.generic_config()
     chosen_keys = keys
     keys = list(keys or DEFAULT_KEYS[kind])
@@ -422,16 +424,19 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
         for split, files in sorted(layout.items()):
             for file_name, data in sorted(files.items()):
                 write(reference_dir / split / file_name, data)
+    if ci:
+        ci_workflow.write(root, write, notes)
     _update_folder_readme(root, command, write)
     return written
 
 
 def _update_folder_readme(root, command, write):
-    """The folder's README.md: written when there is none, else its list of tasks brought up to date."""
+    """The folder's README.md: written when there is none (with a section on the CI files when the folder has
+    them), else its list of tasks brought up to date."""
     readme = Path(root) / "README.md"
     if not readme.exists():
-        write(readme, _environment().get_template("folder-README.md.j2").render(tasks=_task_list(root),
-                                                                                 command=command))
+        write(readme, _environment().get_template("folder-README.md.j2").render(
+            tasks=_task_list(root), command=command, ci=(Path(root) / ci_workflow.SCRIPT).exists()))
     else:  # the list of tasks of a README that new wrote (the rest may be the organizer's own)
         text = readme.read_text(encoding="utf-8")
         start, end = text.find(TASKS_BEGIN), text.find(TASKS_END)
@@ -439,7 +444,7 @@ def _update_folder_readme(root, command, write):
             write(readme, text[:start] + _task_list(root) + text[end + len(TASKS_END):])
 
 
-def _create_custom(name, title, gold_dir, keys, today, root, command):
+def _create_custom(name, title, gold_dir, keys, today, root, command, notes=None, ci=True):
     """``new NAME --kind custom`` (custom_task): a skeleton scoring program and its sample, which build as written."""
     if gold_dir is not None:
         raise NewTaskError("--kind custom starts from its sample gold (gold.csv: id,text,label), which the skeleton "
@@ -469,6 +474,8 @@ def _create_custom(name, title, gold_dir, keys, today, root, command):
         write(root / relative, text)
     sample = loading.load_file(bundle / "sample_data.py", "custom_sample_%s" % name.replace("-", "_"))
     written.extend(sample.write(root / "reference_data" / name))
+    if ci:
+        ci_workflow.write(root, write, notes)
     _update_folder_readme(root, command, write)
     return written
 

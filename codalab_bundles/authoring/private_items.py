@@ -52,6 +52,10 @@ def check_declaration(spec, where, check):
     check(not both, "%s: split %s is gold_public and has private items: participants may see its gold, so no item of "
                     "it is private" % (where, ", ".join(both)))
     columns = [c["key"] for c in spec["leaderboard"]["columns"]]
+    marked = private or any(p.get("private_scores") or p.get("blind") for p in phases)
+    check(not (marked and spec.get("tracks")), "%s: private items, private_scores and blind phases cannot be used "
+                                               "with tracks yet (each track's program would need its own private "
+                                               "figure)" % where)
     for number, phase in enumerate(phases, 1):
         pwhere = "%s: phase %d" % (where, number)
         if phase.get("private_scores"):
@@ -142,9 +146,32 @@ def _from_column(task, split, spec, where):
     return ids
 
 
+_TASK_NAMES = {"": "%s split", "private": "%s split, private scores", "withheld": "%s split, scores withheld"}
+_TASK_TEXTS = {"": "Scores submissions against the %s gold data.",
+               "private": "Scores submissions against the %s gold data, with the private figures.",
+               "withheld": "Checks submissions against the %s gold data and withholds their scores."}
+
+
+def codabench_tasks(task, make):
+    """The Codabench tasks of a task without tracks, each with its ``mode``: one per split (with the mark of the
+    split's first phase), then one per other mark a split's phases use; ``make`` is tracks.CodabenchTask. Without
+    marks, one task per split as tracks.codabench_tasks makes them."""
+    modes = reference_modes(task)
+    pairs = [(split, modes[split][0]) for split in task.splits]
+    pairs += [(split, mode) for split in task.splits for mode in modes[split][1:]]
+    found = []
+    for index, (split, mode) in enumerate(pairs):
+        one = make(index, _TASK_NAMES[mode] % split, _TASK_TEXTS[mode] % split, split, None, "scoring_program.zip",
+                   reference_name(split, mode), task.split_dirs[split])
+        one.mode = mode
+        found.append(one)
+    return found
+
+
 def load(task, where):
     """Fill ``task.private_ids`` ({split: [ids]}) from task.yaml's ``private:``; a split marked by a column gets a
-    copy of its gold without the column."""
+    copy of its gold without the column. Every Codabench task gets its ``mode`` ("": no mark); taskdef then makes
+    a task without tracks one per mark its phases use (codabench_tasks)."""
     for split, spec in (task.spec.get("private") or {}).items():
         if "ids" in spec:
             path = Path(spec["ids"])
@@ -155,6 +182,8 @@ def load(task, where):
         if not ids:
             raise _error("%s: private: %s: no item is private" % (where, split))
         task.private_ids[split] = ids
+    for one in task.codabench_tasks:
+        one.mode = ""
 
 
 def reference_marks(task, split, mode):

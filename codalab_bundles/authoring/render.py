@@ -6,6 +6,8 @@ from pathlib import Path
 import jinja2
 import yaml
 
+from . import tracks
+
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 PAGE_ORDER = ("overview", "evaluation", "terms", "data")
 
@@ -39,11 +41,16 @@ def _scalar(value):
     return yaml_quote(value)
 
 
+def _flow(value):
+    """A value as one line of YAML (JSON is YAML's flow style): [true, false], ["", "a"], ""."""
+    return json.dumps(value)
+
+
 def _environment():
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
                              keep_trailing_newline=True, trim_blocks=False, lstrip_blocks=False,
                              autoescape=False)
-    env.filters.update(q=yaml_quote, when=_when, b=_bool, scalar=_scalar)
+    env.filters.update(q=yaml_quote, when=_when, b=_bool, scalar=_scalar, flow=_flow)
     return env
 
 
@@ -100,7 +107,7 @@ def page_files(task):
 def render_v15(task, files):
     """competition.yaml text for CodaLab v1.5. ``files`` names the data zips per split (reference/public/kit)."""
     text = _environment().get_template("competition-v1.5.yaml.j2").render(
-        task=task, phases=task.phases, pages=page_files(task), files=files)
+        task=task, phases=task.phases, pages=page_files(task), files=files, v15_columns=tracks.v15_columns(task))
     yaml.safe_load(text)  # a rendering mistake must fail the build, not the upload
     return text
 
@@ -108,6 +115,7 @@ def render_v15(task, files):
 def render_v2(task, files):
     """competition.yaml text for Codabench (version 2), from the same task definition and files."""
     text = _environment().get_template("competition-v2.yaml.j2").render(
-        task=task, phases=task.phases, pages=page_files(task), files=files)
+        task=task, phases=task.phases, pages=page_files(task), files=files,
+        phase_tasks=lambda phase: tracks.phase_task_indexes(task, phase))
     yaml.safe_load(text)
     return text

@@ -16,7 +16,9 @@ from pathlib import Path
 import yaml
 
 from .. import schema_check
+from ..platforms import fact_sheet
 from . import private_items
+from . import tracks as track_rules
 
 ROOT = Path(__file__).resolve().parents[2]  # this repository: the seeded tasks' competition folder
 BUNDLES = ROOT / "bundles"
@@ -60,7 +62,8 @@ class Phase(object):
         self.explicit_end = self.end is not None
         self.options = dict(PHASE_DEFAULTS)  # the v1.5 phase's fields (CodaLab's names)
         self.options.update((k, v) for k, v in spec.items()
-                            if k not in ("label", "description", "start", "end", "split", "auto_migrate_to_this_phase")
+                            if k not in ("label", "description", "start", "end", "split", "auto_migrate_to_this_phase",
+                                      "tracks")
                             + CODABENCH_PHASE + ("private_scores", "blind"))
         # The Codabench phase's settings beyond dates, limits and data, in the order they are written: task.yaml's
         # auto_migrate_to_this_phase (CodaLab's auto_migration is the same setting: either name, true), and the
@@ -78,6 +81,7 @@ class Phase(object):
         # a phase whose program also writes the private figures (after the deadline), or withholds every score
         self.private_scores = bool(spec.get("private_scores", False))
         self.blind = bool(spec.get("blind", False))
+        self.tracks = []  # the task's tracks this phase scores (Task sets them; none for a task without tracks)
 
 
 class Column(object):
@@ -88,6 +92,10 @@ class Column(object):
         self.sort = spec.get("sort", "desc")
         self.numeric_format = int(spec.get("numeric_format", 4))
         self.hidden = spec.get("hidden")  # None: not set (Codabench shows it); the v1.5 bundle leaves hidden ones out
+        self.computation = spec.get("computation")  # avg, sum, min, max (Codabench) or avg_rank (results only)
+        self.of = list(spec.get("of") or [])  # the keys of the columns it is computed from
+        if self.computation == "avg_rank" and "sort" not in spec:
+            self.sort = "asc"  # an average rank: lower is better
 
 
 class Task(object):
@@ -127,16 +135,30 @@ class Task(object):
         self.leaderboard_hidden = spec["leaderboard"].get("hidden")  # None: not set (Codabench: false, shown)
         self.columns = [Column(i, c) for i, c in enumerate(spec["leaderboard"]["columns"], 1)]
         self.split_dirs = split_dirs
+        # Tracks (authoring/tracks.py): each phase's, the leaderboard's columns on Codabench, the ranking column,
+        # the Codabench tasks. A task without tracks has one task per split, and its columns as listed.
+        self.tracks = track_rules.read_tracks(spec, self.columns, self.root)
+        for number, (phase, phase_spec) in enumerate(zip(self.phases, spec["phases"]), 1):
+            phase.tracks = track_rules.phase_tracks(phase_spec, self.tracks, number)
+        self.board = track_rules.board(self.columns, self.tracks)
+        self.primary = track_rules.primary(spec["leaderboard"], self.board)
+        self.codabench_tasks = track_rules.codabench_tasks(self)
+        track_rules.check_rule(self)
+        # A CodaLab v1.5 bundle: one program per phase, so only when one run writes every track's columns
+        self.built_v15 = not self.tracks or track_rules.one_run_writes_every_track(self)
         # Splits whose gold participants may see: their detailed results may show gold items (the scoring
         # runtime's rule otherwise); the builder marks their reference zip with GOLD_PUBLIC_MARKER.
         self.gold_public = dict((split, bool((spec.get("gold_public") or {}).get(split, False)))
                                 for split in split_dirs)
+        # Codabench only: the questions asked with every submission (codalab_bundles/platforms/fact_sheet.py)
+        self.fact_sheet = fact_sheet.from_task(spec.get("fact_sheet"))
         # Public and private items of a split's gold, and the reveal (bundles/README.md, "Private test scores"):
         # {split: the private items' ids} (private_items.py reads them), and whether the organizer has revealed
         # the private columns and the blind phases.
         self.private_ids = {}
         self.reveal = bool(spec.get("reveal", False))
-        for column in self.columns:  # a private column is hidden until the reveal, unless task.yaml says otherwise
+        # a private column is hidden until the reveal, unless task.yaml says otherwise
+        for column in list(self.columns) + list(self.board):
             if column.hidden is None and column.key.startswith("private_") and spec.get("private") and not self.reveal:
                 column.hidden = True
         for phase in self.phases:  # a blind phase hides its outputs until the reveal, unless task.yaml says otherwise
@@ -227,6 +249,10 @@ def _place(path, data):
         column = data["leaderboard"]["columns"][path[2]]
         key = column.get("key") if isinstance(column, dict) else None
         head, path = "column %s" % (key if isinstance(key, str) else path[2] + 1), path[3:]
+    elif path[:1] == ["fact_sheet"] and len(path) > 1:
+        question = data["fact_sheet"][path[1]]
+        key = question.get("key") if isinstance(question, dict) else None
+        head, path = "fact_sheet question %s" % (key if isinstance(key, str) else path[1] + 1), path[2:]
     return ": ".join(part for part in (head, ".".join(map(str, path))) if part)
 
 
@@ -242,6 +268,27 @@ def _shown(path):
     """A path as a message shows it: relative to the current folder when inside it."""
     path = Path(path)
     return str(path.relative_to(Path.cwd())) if Path.cwd() in path.parents else str(path)
+
+
+def _check_fact_sheet(questions, where):
+    """What the schema cannot say of the fact sheet: keys once, choices for a select only (each once), and no
+    required checkbox (always answered: true or false)."""
+    seen = set()
+    for question in questions:
+        qwhere = "%s: fact_sheet question %s" % (where, question["key"])
+        _check(question["key"] not in seen, "%s: the key appears twice" % qwhere)
+        seen.add(question["key"])
+        choices = question.get("choices")
+        if question["type"] == "select":
+            _check(bool(choices), "%s: a select question needs its choices (choices: [a, b])" % qwhere)
+            twice = sorted(set(c for c in choices if choices.count(c) > 1))
+            _check(not twice, "%s: choices appear twice: %s" % (qwhere, ", ".join(twice)))
+        else:
+            _check(choices is None, "%s: choices are for a select question (this one is %s)"
+                   % (qwhere, question["type"]))
+        _check(not (question["type"] == "checkbox" and question.get("required")),
+               "%s: a checkbox is always answered (true or false), so it cannot be required: leave out required"
+               % qwhere)
 
 
 def task_names(bundles_dir=BUNDLES) -> list[str]:
@@ -300,6 +347,13 @@ def load_task(name: str, reference_overrides: dict | None = None, bundles_dir=BU
     for column in spec["leaderboard"]["columns"]:
         _check(column["key"] not in seen, "%s: column key %s appears twice" % (where, column["key"]))
         seen.add(column["key"])
+        _check(bool(column.get("computation")) == bool(column.get("of")),
+               "%s: column %s: computation and of go together (a computed column names the columns it is computed "
+               "of)" % (where, column["key"]))
+        _check(column["key"] not in (column.get("of") or []), "%s: column %s is computed of itself" % (
+            where, column["key"]))
+
+    _check_fact_sheet(spec.get("fact_sheet") or [], where)
 
     unknown = sorted(set(spec.get("gold_public") or {}) - set(p["split"] for p in phases))
     _check(not unknown, "%s: gold_public names splits no phase uses: %s" % (where, ", ".join(unknown)))
@@ -319,11 +373,16 @@ def load_task(name: str, reference_overrides: dict | None = None, bundles_dir=BU
         target = target if target.is_absolute() else root / target
         _check(target.is_dir(), "%s: the gold data of split %r is not a folder: %s" % (where, split, target))
         split_dirs[split] = target.resolve()
-    task = Task(name, spec, folder, split_dirs)
+    try:
+        task = Task(name, spec, folder, split_dirs)
+    except track_rules.TrackError as exc:
+        raise TaskDefinitionError("%s: %s" % (where, exc))
     try:
         private_items.load(task, where)
     except private_items.PrivateItemsError as exc:
         raise TaskDefinitionError(str(exc))
+    if not task.tracks:  # one Codabench task per split and mark (private_items.py)
+        task.codabench_tasks = private_items.codabench_tasks(task, track_rules.CodabenchTask)
     _check(not ((task.scoring_program / "evaluate.py").is_file() and (task.scoring_program / "scoring.json").is_file()),
            "%s holds both scoring.json (the generic program's configuration) and evaluate.py (a program of its own), "
            "and only one can score: remove scoring.json to score with evaluate.py, or evaluate.py to keep the generic "

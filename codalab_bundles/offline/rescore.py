@@ -4,7 +4,10 @@ Codabench does not carry a CodaLab leaderboard over: the organizer re-submits. `
 beforehand (or in place of it), from a folder of past submissions: each one replayed (replay.replay, Codabench
 worker) in a pool of J threads (each replay runs its program in a child process), then written as CSV and as HTML,
 sorted by the column that ranks the leaderboard, in its direction. Computed columns (avg, sum, min, max of other
-columns) are filled in as Codabench's site fills them.
+columns) are filled in as Codabench's site fills them (platforms/codabench_leaderboard.py: from the stored values the
+submission has), and average-rank columns (``--avg-rank``, which the pinned Codabench cannot compute) from the rows'
+ranks. A phase of several tasks (tracks) scores each submission on each of them, or on the ones ``--tracks`` names,
+as the site does when a participant chooses them.
 
 With intervals (``--ci``, for programs made by codalab-bundles 0.4.0 or later), each scored row gets the bootstrap
 interval of the ranking score, and the approximate-randomization p-value of its difference from the next row
@@ -24,9 +27,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 from .. import replay
 from . import two_files
+from ..platforms import codabench_leaderboard
 from ..zips import pack
 
-COMPUTATIONS = {"avg": lambda v: sum(v) / len(v), "sum": sum, "min": min, "max": max}
+COMPUTATIONS = codabench_leaderboard.COMPUTATIONS  # what Codabench's site computes
+AVG_RANK = "avg_rank"  # computed here from the rows' ranks (Codabench c7dbc756 cannot)
 
 
 class RescoreError(Exception):
@@ -134,43 +139,79 @@ class Progress(object):
             self.stream.flush()
 
 
-def score_submission(bundle_path, phase, path, computed):
-    """(status, error, scores) of one submission replayed under the Codabench worker, with the computed columns
-    filled in as the site fills them. Module level, so that a process pool can run it."""
+def score_submission(bundle_path, phase, path, computed, tracks=None):
+    """(status, error, scores) of one submission replayed under the Codabench worker (on the tasks ``tracks`` names
+    in a phase of several, or on all), with the computed columns filled in as the site fills them. Module level, so
+    that a process pool can run it."""
     try:
-        result = replay.replay(bundle_path, path, phase, platform="codabench")
+        result = replay.replay(bundle_path, path, phase, platform="codabench", tracks=tracks)
     except (replay.ReplayError, OSError) as exc:
         return "Failed", str(exc), {}
     status, scores = result["status"], dict(result["scores"])
     error = "" if status == "Finished" else first_error(result)
     if status == "Finished" and not scores:
         error = "; ".join(result["score_warnings"]) or "no score stored"
-    for column in computed:
-        values = [scores[f] for f in column.fields if f in scores]
-        if values and len(values) == len(column.fields):
-            scores[column.key] = COMPUTATIONS[column.computation](values)
-    return status, error, scores
+    return status, error, codabench_leaderboard.fill_computed(scores, computed)
 
 
-def _score_one(bundle_path, phase, name, path, computed, progress):
-    status, error, scores = score_submission(bundle_path, phase, path, computed)
+def _score_one(bundle_path, phase, name, path, computed, progress, tracks=None):
+    status, error, scores = score_submission(bundle_path, phase, path, computed, tracks)
     if progress:
         progress.step(name)
     return {"submission": name, "status": status, "error": error, "scores": scores, "path": path}
 
 
+def avg_rank_columns(texts, columns):
+    """Columns for ``--avg-rank KEY=COL,COL`` (each the mean of a row's ranks on the columns named), checked against
+    the leaderboard's ``columns``; RescoreError saying what is wrong."""
+    found = []
+    by_key = dict((c.key, c) for c in columns)
+    for text in texts or []:
+        key, _, fields = text.partition("=")
+        fields = [f.strip() for f in fields.split(",") if f.strip()]
+        if not key.strip() or not fields:
+            raise RescoreError("--avg-rank %s: write KEY=COLUMN,COLUMN (the new column's key, the columns ranked)"
+                               % text)
+        unknown = [f for f in fields if f not in by_key]
+        if unknown or key.strip() in by_key:
+            raise RescoreError("--avg-rank %s: %s (the leaderboard's columns: %s)" % (
+                text, "no column %s" % ", ".join(unknown) if unknown else "%s is a column already" % key.strip(),
+                ", ".join(by_key)))
+        found.append(Column(key.strip(), "average rank of %s" % ", ".join(fields), "asc", 2, AVG_RANK, fields))
+    return found
+
+
+def fill_average_ranks(score_maps, columns, all_columns):
+    """Set each average-rank column of ``columns`` in the score dicts ``score_maps`` (one per row ranked), from the
+    rows' ranks on its fields (codabench_leaderboard.average_ranks)."""
+    sorting = dict((c.key, c.sorting) for c in all_columns)
+    for column in columns:
+        if column.computation != AVG_RANK:
+            continue
+        for scores, value in zip(score_maps, codabench_leaderboard.average_ranks(
+                score_maps, column.fields, [sorting[f] for f in column.fields])):
+            if value is None:
+                scores.pop(column.key, None)
+            else:
+                scores[column.key] = value
+
+
 def rank(rows, ranking):
     """Rows sorted by the ranking column in its direction (no score last, then by name), with 1-based ranks;
-    equal scores share a rank."""
-    def key(row):
+    equal scores (as Codabench stores them, to 10 decimals) share a rank."""
+    def value_of(row):
         value = row["scores"].get(ranking.key)
+        return None if value is None else round(value, codabench_leaderboard.DECIMAL_PLACES)
+
+    def key(row):
+        value = value_of(row)
         if value is None:
             return (1, 0.0, row["submission"])
         return (0, value if ranking.sorting == "asc" else -value, row["submission"])
     ordered = sorted(rows, key=key)
     previous, position = None, 0
     for number, row in enumerate(ordered, 1):
-        value = row["scores"].get(ranking.key)
+        value = value_of(row)
         if value is None:
             row["rank"] = None
             continue
@@ -180,20 +221,26 @@ def rank(rows, ranking):
     return ordered
 
 
-def rescore(bundle_path, submissions, phase=None, jobs=1, progress_stream=None, skipped=None, intervals=None):
+def rescore(bundle_path, submissions, phase=None, jobs=1, progress_stream=None, skipped=None, intervals=None,
+            tracks=None, avg_ranks=()):
     """Score every submission; returns ([Column], ranking Column, [row]) with rows ranked. What folders of zips hold
-    besides zips is added to ``skipped``. ``intervals`` (IntervalSettings) adds add_intervals' figures."""
+    besides zips is added to ``skipped``. ``intervals`` (IntervalSettings) adds add_intervals' figures. ``tracks``:
+    the tasks of a phase of several to score on (default all); ``avg_ranks``: ``KEY=COL,COL`` texts, average-rank
+    columns over the rows scored."""
     bundle = replay.Bundle(bundle_path)
     number = bundle.phase(phase).number
+    bundle.phase(phase).chosen_tasks(tracks)  # a track the phase does not have is said before any scoring
     columns, ranking = leaderboard(bundle)
+    columns = columns + avg_rank_columns(avg_ranks, columns)
     computed = [c for c in columns if c.computation in COMPUTATIONS and c.fields]
     with tempfile.TemporaryDirectory(prefix="rescore-") as workdir:
         program = two_file_program(bundle, number, workdir) if intervals is not None else None  # said first
         found = collect(submissions, workdir, skipped)
         progress = Progress(len(found), progress_stream) if progress_stream else None
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            rows = list(pool.map(lambda item: _score_one(bundle_path, number, item[0], item[1], computed, progress),
-                                 found))
+            rows = list(pool.map(lambda item: _score_one(bundle_path, number, item[0], item[1], computed, progress,
+                                                         tracks), found))
+        fill_average_ranks([row["scores"] for row in rows if row["status"] == "Finished"], columns, columns)
         ranked = rank(rows, ranking)
         if intervals is not None:
             add_intervals(bundle, number, program, ranking, ranked, intervals, workdir, jobs)

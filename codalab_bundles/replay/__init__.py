@@ -29,12 +29,12 @@ from .codalab_worker import CodalabWorker
 from .docker_run import TIME_LIMIT_MESSAGE
 from .executors import DockerExecutor, Executor, LocalExecutor, ran_with
 from .report import format_report
-from .run import WORKERS, replay
+from .run import WORKERS, failed_tasks, replay
 
 __all__ = [
     "Bundle", "PhaseInfo", "ReplayError", "get_bundle", "safe_extract",
     "Run", "Worker", "CodabenchWorker", "CodalabWorker", "WORKERS",
     "Executor", "LocalExecutor", "DockerExecutor", "ran_with",
-    "replay", "format_report",
+    "replay", "format_report", "failed_tasks",
     "TIME_LIMIT_MESSAGE", "DEFAULT_IMAGE", "DEFAULT_TIME_LIMIT", "CODABENCH_TIME_LIMIT",
 ]

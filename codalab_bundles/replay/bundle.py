@@ -85,17 +85,48 @@ def get_bundle(data: bytes, target: str, source: str, temp_parent: str,
 # Bundle
 
 
+class TaskInfo(object):
+    """One task a phase runs a submission on: its index and name in the bundle (None in a v1.5 bundle), its
+    scoring program and reference data. Codabench runs a submission to a phase of several tasks once per task (a
+    child submission each, competitions/tasks.py _run_submission), or on the tasks the submission names."""
+
+    def __init__(self, index: Optional[int], name: Optional[str], scoring_program: Optional[str],
+                 reference_data: Optional[str]) -> None:
+        self.index, self.name = index, name
+        self.scoring_program, self.reference_data = scoring_program, reference_data
+
+
 class PhaseInfo(object):
-    """What a replay needs of one phase, whichever the bundle's format."""
+    """What a replay needs of one phase, whichever the bundle's format. ``scoring_program`` and ``reference_data``
+    are its first task's; ``tasks`` all of them."""
 
     def __init__(self, number: Optional[int], label: Optional[str], scoring_program: Optional[str],
-                 reference_data: Optional[str], starting_kit: Optional[str], time_limit: Optional[int]) -> None:
+                 reference_data: Optional[str], starting_kit: Optional[str], time_limit: Optional[int],
+                 tasks: Optional[List[TaskInfo]] = None) -> None:
         self.number = number
         self.label = label
         self.scoring_program = scoring_program
         self.reference_data = reference_data
         self.starting_kit = starting_kit
         self.time_limit = time_limit
+        self.tasks = tasks or [TaskInfo(None, None, scoring_program, reference_data)]
+
+    def for_task(self, task: TaskInfo) -> "PhaseInfo":
+        """The phase as one of its tasks' runs sees it: that task's program and reference data."""
+        return PhaseInfo(self.number, self.label, task.scoring_program, task.reference_data, self.starting_kit,
+                         self.time_limit, [task])
+
+    def chosen_tasks(self, names: Optional[List[str]] = None) -> List[TaskInfo]:
+        """The tasks a submission naming ``names`` runs on (None: every task of the phase, as a submission that
+        names none). ReplayError for a name that is no task of the phase."""
+        if names is None:
+            return list(self.tasks)
+        known = [t.name for t in self.tasks]
+        unknown = [n for n in names if n not in known]
+        if unknown:
+            raise ReplayError("phase %s has no task named %s (its tasks: %s)" % (
+                self.number, ", ".join(unknown), ", ".join(str(n) for n in known)))
+        return [t for t in self.tasks if t.name in names]
 
 
 class Bundle(object):
@@ -141,8 +172,12 @@ class Bundle(object):
         found = []
         for number, p in enumerate(sorted(self.spec.get("phases") or [], key=lambda p: p.get("index", 0)), 1):
             task = tasks.get((p.get("tasks") or [None])[0], {})
+            listed = [TaskInfo(i, str(tasks[i].get("name")) if tasks[i].get("name") is not None else None,
+                               tasks[i].get("scoring_program"), tasks[i].get("reference_data"))
+                      for i in (p.get("tasks") or []) if isinstance(i, int) and i in tasks]
             found.append(PhaseInfo(number, p.get("name"), task.get("scoring_program"), task.get("reference_data"),
-                                   p.get("starting_kit"), p.get("execution_time_limit", CODABENCH_TIME_LIMIT)))
+                                   p.get("starting_kit"), p.get("execution_time_limit", CODABENCH_TIME_LIMIT),
+                                   listed or None))
         return found
 
     def phase(self, number: Optional[int] = None) -> PhaseInfo:
@@ -180,6 +215,23 @@ class Bundle(object):
         columns = (self.spec.get("leaderboard") or {}).get("columns") or {}
         computed = [key for key, col in columns.items() if isinstance(col, dict) and col.get("computed")]
         return [str(key) for key in columns], computed
+
+    def computed_columns(self) -> List[Tuple[str, str, List[str]]]:
+        """[(key, computation, [keys of the columns it is computed of])] of the leaderboard's computed columns, as
+        Codabench fills them (a version 2 bundle; Codabench's v1 import drops computed columns)."""
+        if self.version != "2":
+            return []
+        columns = [c for c in (self.spec.get("leaderboards") or [{}])[0].get("columns") or [] if isinstance(c, dict)]
+        by_index = dict((c.get("index"), str(c.get("key"))) for c in columns)
+        found = []
+        for column in columns:
+            if column.get("computation"):
+                indexes = column.get("computation_indexes") or []
+                if isinstance(indexes, str):  # Codabench's own form in its dumps: "0,3"
+                    indexes = [int(i) for i in indexes.split(",") if i.strip().isdigit()]
+                found.append((str(column.get("key")), str(column.get("computation")),
+                              [by_index[i] for i in indexes if i in by_index]))
+        return found
 
     @property
     def docker_image(self) -> str:

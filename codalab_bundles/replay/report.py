@@ -23,6 +23,7 @@ def new_report(bundle_path: Union[str, os.PathLike], submission_name: str, phase
         "keys_without_column": [], "score_warnings": [], "warnings": [], "other_platform_scores": None,
         "signature": None,
         "stdout": "", "stderr": "", "detailed_results": None, "run_dir": None,
+        "tasks": None,  # a phase of several tasks: each run's task, status, reason, scores (run.merge_runs)
     }
     unknown = set(outcome) - set(report)
     if unknown:
@@ -50,6 +51,8 @@ def format_report(report: Report) -> str:
         width = max(len(k) for k in report["scores"])
         for key, value in report["scores"].items():
             lines.append("  %-*s  %r" % (width, key, value))
+    for run in report.get("tasks") or []:
+        lines.append("  task %s: %s%s" % (run["task"], run["status"], " (%s)" % run["reason"] if run["reason"] else ""))
     lines.append("leaderboard columns without a score: %s" % (", ".join(report["columns_without_score"]) or "none"))
     lines.append("score keys matching no column: %s" % (", ".join(report["keys_without_column"]) or "none"))
     signature = report["signature"]

@@ -10,8 +10,9 @@ import io
 import os
 import tempfile
 import zipfile
-from typing import Dict, Optional, Type, Union
+from typing import Dict, List, Optional, Type, Union
 
+from ..platforms import codabench_leaderboard
 from ..zips import safe_zip
 from .base_worker import Worker, read_optional
 from .bundle import Bundle, read_submission
@@ -84,22 +85,98 @@ def _overtime(worker, elapsed, time_limit):
 def replay(bundle_path: Union[str, os.PathLike], submission: Union[str, os.PathLike, None] = None,
            phase_number: Optional[int] = None, temp_dir: Optional[str] = None, keep: bool = False,
            platform: str = "codabench", executor: Optional[Executor] = None,
-           limits: Optional[safe_zip.Limits] = None) -> Report:
+           limits: Optional[safe_zip.Limits] = None, tracks: Optional[List[str]] = None) -> Report:
     """Replay the scoring step. ``submission`` is a path to a zip, or None for the phase's sample submission.
 
     ``platform`` picks the worker to emulate ("codabench", the default, or "codalab"); ``executor`` runs the
     commands (default: locally; see docker_run for containers); ``limits`` bounds every zip extraction
     (safe_zip.Limits). Returns a dict report (see ``format_report``); ``scores`` are the scores the leaderboard
-    stores, which a Failed run can have on Codabench. Raises ReplayError when nothing can be run at all.
+    stores, which a Failed run can have on Codabench, the computed columns included. Raises ReplayError when nothing
+    can be run at all.
+
+    A phase with several tasks (a task with tracks) runs the submission once per task, as Codabench does (each run
+    a child submission whose scores go to the submission's row), or only on the tasks named in ``tracks`` (the
+    tasks a participant chooses); the report then merges the runs (``merge_runs``) and lists each in ``tasks``.
     """
     worker = WORKERS[platform]()
     worker.limits = limits or safe_zip.Limits()
     bundle = Bundle(bundle_path, platform, worker.limits)
     phase = bundle.phase(phase_number)
+    chosen = phase.chosen_tasks(tracks)
     data, submission_name = read_submission(bundle, phase, submission, worker.limits)
-    time_limit = worker.time_limit(phase)
     executor = executor or LocalExecutor()
     executor.prepare(bundle)
+    reports = [_replay_task(bundle_path, bundle, phase.for_task(task), data, submission_name, worker, executor,
+                            platform, temp_dir, keep) for task in chosen]
+    computed = bundle.computed_columns() if platform == "codabench" else []
+    if len(phase.tasks) == 1:
+        return _with_computed(reports[0], computed)
+    return merge_runs(reports, chosen, computed)
+
+
+def _with_computed(report: Report, computed) -> Report:
+    """The report with the computed columns the site fills from its scores (Codabench's calculate_scores)."""
+    if not computed:
+        return report
+    columns = [_Computed(key, computation, fields) for key, computation, fields in computed]
+    report["scores"] = codabench_leaderboard.fill_computed(report["scores"], columns)
+    report["columns_without_score"] = [k for k in report["columns_without_score"] if k not in report["scores"]]
+    return report
+
+
+class _Computed(object):
+    def __init__(self, key, computation, fields):
+        self.key, self.computation, self.fields = key, computation, fields
+
+
+def merge_runs(reports: List[Report], tasks, computed) -> Report:
+    """One report for a submission run on several tasks of a phase: every run's stored scores (each task writes
+    its own columns), the computed columns filled from them, the runs' commands, warnings and output one after
+    the other, and ``tasks``: each run's task, status, reason, scores, exit code and stderr. Its status is Finished
+    when a run finished (its scores are on the submission's row), Failed when none did; the reason names the tasks
+    whose run failed (``failed_tasks`` says whether one did). Codabench itself shows the submission Finished once
+    every run has ended, whatever their statuses, and each run's status on the run (a warning says so)."""
+    merged = dict(reports[0])
+    names = [task.name if task.name is not None else str(task.index) for task in tasks]
+    runs = [{"task": name, "index": task.index, "status": r["status"], "reason": r["reason"],
+             "exit_code": r["exit_code"], "scores": r["scores"], "stderr": r["stderr"], "signature": r["signature"],
+             "detailed_results": r["detailed_results"]} for name, task, r in zip(names, tasks, reports)]
+    scores: Dict[str, float] = {}
+    for report in reports:
+        scores.update(report["scores"])
+    failed = [(run["task"], run["reason"] or run["status"]) for run in runs if run["status"] != "Finished"]
+    merged.update(
+        status="Failed" if len(failed) == len(runs) else "Finished",
+        reason="; ".join("task %s: %s" % pair for pair in failed) or None,
+        exit_code=max((r["exit_code"] or 0 for r in reports), key=abs) if any(r["exit_code"] is not None
+                                                                              for r in reports) else None,
+        elapsed_seconds=round(sum(r["elapsed_seconds"] for r in reports), 3),
+        command=[c for r in reports for c in r["command"]], scores=scores,
+        columns_without_score=[k for k in reports[0]["columns_without_score"] if k not in scores],
+        keys_without_column=sorted(set(k for r in reports for k in r["keys_without_column"])),
+        score_warnings=["task %s: %s" % (name, w) for name, r in zip(names, reports) for w in r["score_warnings"]],
+        warnings=["task %s: %s" % (name, w) for name, r in zip(names, reports) for w in r["warnings"]],
+        other_platform_scores=None, detailed_results=None,
+        stdout="".join("[task %s]\n%s" % (name, r["stdout"]) for name, r in zip(names, reports)),
+        stderr="".join("[task %s]\n%s" % (name, r["stderr"]) for name, r in zip(names, reports) if r["stderr"]),
+        run_dir=None, tasks=runs)
+    if failed:
+        merged["warnings"].append(
+            "Codabench shows the submission Finished once each task's run has ended, whatever their statuses "
+            "(competitions/models.py check_child_submission_statuses); the runs: %s" % ", ".join(
+                "%s %s" % (run["task"], run["status"]) for run in runs))
+    return _with_computed(merged, computed)
+
+
+def failed_tasks(report: Report) -> list:
+    """The tasks whose run failed, in a report of a phase of several tasks (merge_runs): [(task, reason)]."""
+    return [(run["task"], run["reason"] or run["status"]) for run in report.get("tasks") or []
+            if run["status"] != "Finished"]
+
+
+def _replay_task(bundle_path, bundle, phase, data, submission_name, worker, executor, platform, temp_dir, keep):
+    """One run of the submission on one task of the phase (``phase`` as that task sees it)."""
+    time_limit = worker.time_limit(phase)
     if not zipfile.is_zipfile(io.BytesIO(data)):
         return new_report(bundle_path, submission_name, phase, platform, worker, executor, time_limit,
                           reason=worker.bad_zip)

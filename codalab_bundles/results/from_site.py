@@ -3,9 +3,10 @@
 Calls (Codabench's src/apps/api/ at commit c7dbc756):
 - GET /api/competitions/<id>/ : the phases and the leaderboard (its columns and submission rule);
 - GET /api/submissions/?phase=<phase id> : every submission of the phase (the competition's organizer sees
-  everyone's, not only the leaderboard's), with its owner, status, creation time, stored scores, and whether it is on
-  the leaderboard;
-- GET /api/phases/<phase id>/get_leaderboard/ : the team ("organization") of the leaderboard's rows;
+  everyone's, not only the leaderboard's), with its owner, status, creation time, stored scores, whether it is on
+  the leaderboard, and its fact-sheet answers (``fact_sheet_answers``: None or {} when it came with none);
+- GET /api/phases/<phase id>/get_leaderboard/ : the team ("organization") of the leaderboard's rows, and their order
+  (in a phase of several tasks, Codabench's order is not the ranking column's: results says so);
 - GET /api/submissions/<id>/get_details/ : the signed storage URL of the submission's file (``data_file``), which
   is fetched without the token;
 - GET /api/competitions/<id>/get_files/ : the competition's bundle, when none is given.
@@ -34,9 +35,10 @@ class SiteRuns(object):
     """What the site gave: ``competition`` and ``phase`` (the API's dicts), ``runs``, ``skipped`` (lines),
     ``rule`` (the leaderboard's submission rule), ``bundle`` (a path, when fetched)."""
 
-    def __init__(self, competition, phase, runs, skipped, rule, bundle=None):
+    def __init__(self, competition, phase, runs, skipped, rule, bundle=None, board_teams=None):
         self.competition, self.phase, self.runs, self.skipped, self.rule, self.bundle = (competition, phase, runs,
                                                                                          skipped, rule, bundle)
+        self.board_teams = board_teams  # the teams in the order the site's leaderboard shows their rows
 
 
 def _number(value, what):
@@ -114,6 +116,13 @@ def read_phase(client: Client, competition_id: int, phase_number: int, cache: st
         board = None
     teams = _team_names(board)
     top = [s for s in submissions if s.get("parent") is None and not s.get("is_soft_deleted")]
+    # A phase of several tasks (tracks): each submission runs once per task it was made to, each run a child
+    # submission with its task; the submission's own record holds every child's scores and the computed columns.
+    several = len(phase.get("tasks") or []) > 1
+    children = {}
+    for found in submissions:
+        if found.get("parent") is not None:
+            children.setdefault(found.get("parent"), []).append(found)
     top.sort(key=lambda s: (str(s.get("created_when") or ""), _number(s.get("id"), "listing the submissions")))
     runs: List[Run] = []
     skipped = []
@@ -143,8 +152,40 @@ def read_phase(client: Client, competition_id: int, phase_number: int, cache: st
             except (KeyError, TypeError, ValueError):
                 continue
         chosen = bool(found.get("on_leaderboard") or found.get("leaderboard"))
-        runs.append(Run(str(submission_id), team, order.setdefault(team, 0), target, submitter=owner,
-                        stored=stored, chosen=chosen, site_status=status))
+        run = Run(str(submission_id), team, order.setdefault(team, 0), target, submitter=owner, stored=stored,
+                  chosen=chosen, site_status=status)
+        if several:
+            runs_of = children.get(submission_id) or [found]
+            run.tracks = [_task_name(r) for r in runs_of if _task_name(r) is not None] or None
+            if not any(r.get("status") == "Finished" for r in runs_of):
+                # Codabench says Finished once every run has ended; the local merge (replay.merge_runs) says Failed
+                # when no run finished: the audit compares like with like
+                run.site_status = "Failed"
+        answers = found.get("fact_sheet_answers")
+        run.answers = answers if isinstance(answers, dict) and answers else None  # {}: the web form, no sheet
+        runs.append(run)
         order[team] += 1
     board_settings = (competition.get("leaderboards") or [{}])[0] or {}
-    return SiteRuns(competition, phase, runs, skipped, board_settings.get("submission_rule"), bundle)
+    return SiteRuns(competition, phase, runs, skipped, board_settings.get("submission_rule"), bundle,
+                    _board_teams(board, submissions, runs))
+
+
+def _task_name(submission):
+    task = submission.get("task")
+    name = task.get("name") if isinstance(task, dict) else None
+    return str(name) if name is not None else None
+
+
+def _board_teams(board, submissions, runs) -> Optional[List[str]]:
+    """The teams of the leaderboard's rows in the site's order (a row is a submission, or in a phase of several
+    tasks the run of it that came first: its parent's team); None when the leaderboard could not be read."""
+    if board is None:
+        return None
+    parent = dict((s.get("id"), s.get("parent") or s.get("id")) for s in submissions)
+    team_of = dict((run.id, run.team) for run in runs)
+    found = []
+    for row in board.get("submissions") or []:
+        team = team_of.get(str(parent.get(row.get("id"), row.get("id"))))
+        if team is not None and team not in found:
+            found.append(team)
+    return found

@@ -21,10 +21,11 @@ def _score(job: Tuple[str, int, str, list]):
 
 def score_runs(bundle_path: str, phase: int, runs: List[Run], columns, jobs: int = 1,
                progress_stream=None) -> None:
-    """Fill each run's status, error and scores (computed leaderboard columns included, as the site fills them)."""
+    """Fill each run's status, error and scores (computed leaderboard columns included, as the site fills them), each
+    run scored on its ``tracks`` (a phase of several tasks: the tasks it was made to)."""
     computed = [c for c in columns if c.computation in rescore.COMPUTATIONS and c.fields]
     progress = rescore.Progress(len(runs), progress_stream) if progress_stream and runs else None
-    jobs_list = [(bundle_path, phase, run.path, computed) for run in runs]
+    jobs_list = [(bundle_path, phase, run.path, computed, run.tracks) for run in runs]
     pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
     try:
         for run, (status, error, scores) in zip(runs, pool.map(_score, jobs_list) if pool else map(_score, jobs_list)):
@@ -45,7 +46,7 @@ def audit(runs: List[Run], columns, only_stored: bool = False) -> List[str]:
     runs were scored as another phase scores them (a private figure), so a score the site never stored is no
     difference."""
     lines = []
-    keys = [c.key for c in columns if not c.computation]
+    keys = [c.key for c in columns if c.computation != rescore.AVG_RANK]  # computed ones as the site computes them
     for run in runs:
         if run.stored is None:
             continue

@@ -16,7 +16,7 @@ from typing import List, Optional
 
 from .. import replay
 from ..offline import rescore
-from . import figure, rescoring, significance, standings, tables
+from . import figure, rescoring, significance, standings, systems, tables
 from .runs import Run
 
 OUTPUTS = ("results.csv", "results.md", "results.tex", "results.html", "results.png", "results.svg", "pairs.csv",
@@ -60,22 +60,28 @@ class Results(object):
         self.audit, self.left_out, self.skipped, self.notes = audit, left_out, skipped, notes
         self.runs, self.hidden = runs, hidden
         self.published: List[str] = []  # where an organizers' published table ranks otherwise (published.py)
+        self.questions: list = []  # the fact sheet's questions, for the systems table (systems.py)
 
 
 def compute(bundle_path: str, runs: List[Run], phase: Optional[int] = None, rule: Optional[str] = None,
             site_rule: Optional[str] = None, by: Optional[str] = None, shown: Optional[List[str]] = None,
             settings: Optional[significance.Settings] = None, jobs: int = 1, progress_stream=None,
             title: Optional[str] = None, skipped: Optional[List[str]] = None,
-            significance_teams: Optional[int] = None, private: bool = False) -> Results:
+            significance_teams: Optional[int] = None, avg_ranks=(), site_order: Optional[List[str]] = None,
+            private: bool = False) -> Results:
     """Score ``runs`` with the bundle's phase and make the table. ``rule``: best, last or chosen (default: the
     site's ``site_rule``, else best); ``by``: a column key to rank by instead of the leaderboard's; ``shown``: the
     column keys to show (default all); ``settings``: None for no intervals and clusters; ``significance_teams``:
-    intervals and clusters for the first N rows only (their pairs grow as N squared); ``private``: score the runs
-    as the bundle's phase that writes the private figures of the phase's split, and rank them by the private figure
-    (the runs counted as the rule counts them on the public figure)."""
+    intervals and clusters for the first N rows only (their pairs grow as N squared). ``avg_ranks``: KEY=COL,COL
+    texts, average-rank columns computed over the table's rows (each team's counted run, chosen by the
+    leaderboard's ranking column); ``site_order``: the teams in the order the site's leaderboard shows them (a note
+    says where the table's order differs); ``private``: score the runs as the bundle's phase that writes the
+    private figures of the phase's split, and rank them by the private figure (the runs counted as the rule counts
+    them on the public figure)."""
     bundle = replay.Bundle(bundle_path)
     number = scored_as = bundle.phase(phase).number
     columns, ranking = rescore.leaderboard(bundle)
+    columns = columns + rescore.avg_rank_columns(avg_ranks, columns)
     if private:
         scored_as = private_phase(bundle, number)
         by = by or "private_" + ranking.key
@@ -98,15 +104,26 @@ def compute(bundle_path: str, runs: List[Run], phase: Optional[int] = None, rule
                                                            else "the default for runs from a folder")
     else:
         rule_source = "asked for"
-    if by is not None and by != ranking.key and not private:
+    by_rank = key_column.computation == rescore.AVG_RANK
+    if by is not None and by != ranking.key and not by_rank and not private:
         rule, rule_source = "best", "a table by %s: each team's best run on it" % by
     rescoring.score_runs(bundle.path, scored_as, runs, every_column, jobs, progress_stream)
-    rows = standings.standings(runs, key_column.key, key_column.sorting, rule,
+    rows = standings.standings(runs, ranking.key if by_rank else key_column.key,
+                               ranking.sorting if by_rank else key_column.sorting, rule,
                                (ranking.key, ranking.sorting) if private else None)
+    rescore.fill_average_ranks([row.scores for row in rows], every_column, every_column)
+    if by_rank:
+        rows = standings.rerank([row for row in rows if key_column.key in row.scores], key_column.key,
+                                key_column.sorting)
     notes: List[str] = []
+    if site_order is not None:
+        notes += site_order_notes(site_order, rows, key_column)
     analysis = None
     tested = rows[:significance_teams] if significance_teams else rows
-    if settings is not None and len(tested) > 1:
+    if settings is not None and key_column.computation and len(tested) > 1:
+        notes.append("No intervals or clusters: %s is computed from other columns (%s), and the program resamples "
+                     "its own scores only." % (key_column.key, ", ".join(key_column.fields)))
+    elif settings is not None and len(tested) > 1:
         with tempfile.TemporaryDirectory(prefix="results-") as workdir:
             try:
                 analysis = significance.analyse(bundle.path, scored_as, tested, key_column.key, settings, workdir,
@@ -122,9 +139,25 @@ def compute(bundle_path: str, runs: List[Run], phase: Optional[int] = None, rule
     if private:
         notes.append("Scored as phase %d scores them (with the private items' figures); counted by the rule on %s, "
                      "ranked by %s." % (scored_as, ranking.key, key_column.key))
-    return Results(title or bundle.spec.get("title") or os.path.basename(bundle_path), columns, key_column, ranking,
-                   rows, rule, rule_source, analysis, audit, standings.left_out(runs, rows), list(skipped or []),
-                   notes, runs, hidden_keys(bundle))
+    found = Results(title or bundle.spec.get("title") or os.path.basename(bundle_path), columns, key_column, ranking,
+                    rows, rule, rule_source, analysis, audit, standings.left_out(runs, rows), list(skipped or []),
+                    notes, runs, hidden_keys(bundle))
+    found.questions = systems.questions_of(bundle.spec.get("fact_sheet") if bundle.version == "2" else None)
+    return found
+
+
+def site_order_notes(site_order: List[str], rows, key_column) -> List[str]:
+    """A sentence when the site's leaderboard shows the table's teams in another order: in a phase of several tasks
+    (tracks), Codabench orders the rows by its tasks' runs, not by the ranking column
+    (platforms/codabench_leaderboard.py)."""
+    ours = [row.team for row in rows]
+    shown = [team for team in site_order if team in ours]
+    shown += [team for team in ours if team not in shown]
+    if shown == ours:
+        return []
+    return ["The site's leaderboard shows these teams in another order: %s. Codabench (c7dbc756) orders a phase of "
+            "several tasks by each task's run, a run without %s first, not by %s; this table ranks by it." % (
+                ", ".join(shown), key_column.key, key_column.key)]
 
 
 def _number(value, precision):
@@ -246,6 +279,7 @@ def write(results: Results, folder: str) -> List[str]:
                                     for row in results.rows], [row.cluster for row in results.rows])
         except figure.FigureError as exc:
             written.append(str(exc))
+        written += systems.write(results, target, participants=variant)
     path = os.path.join(folder, "runs.csv")
     with open(path, "w", encoding="utf-8", newline="") as handle:
         handle.write(tables.csv_text(runs_table(results)))

@@ -85,6 +85,22 @@ def standings(runs: List[Run], key: str, sorting: str, rule: str, choose=None) -
     return rows
 
 
+def rerank(rows: List[Row], key: str, sorting: str) -> List[Row]:
+    """The rows sorted by ``key`` (a column computed over the rows, as an average rank) and ranked again."""
+    def order(row):
+        value = round(row.scores[key], STORED_DECIMALS)
+        return (value if sorting == "asc" else -value, row.team.lower(), row.team)
+
+    rows = sorted(rows, key=order)
+    previous = None
+    for number, row in enumerate(rows, 1):
+        value = round(row.scores[key], STORED_DECIMALS)
+        if value != previous:
+            rank, previous = number, value
+        row.rank = rank
+    return rows
+
+
 def left_out(runs: List[Run], rows: List[Row]) -> List[str]:
     """Teams with runs but no row, each with why."""
     shown = set(row.team for row in rows)

@@ -23,7 +23,8 @@ import time
 import urllib.parse
 
 from .codabench_api import ApiError
-from .submit import DONE, STUCK, SubmitError, create, default_timeout, may_submit, open_phase, outcome, read_submission
+from .submit import (DONE, STUCK, SubmitError, create, default_timeout, fact_sheet_answers, may_submit, open_phase,
+                     outcome, read_submission)
 
 LEDGER_HOME = os.path.join(os.path.expanduser("~"), ".cache", "codalab-bundles", "submit")
 IN_FLIGHT = 4
@@ -119,13 +120,14 @@ class Entry(object):
         self.replay = None  # with --expect-replay: where the site and the local replay differ
         self.rerun = 0  # times it was run again, stuck (--rerun-stuck)
         self.previous = []  # the ids it had before a cancel and re-run
+        self.tracks = None  # a phase of several tasks: each run's task, id, status, details, scores (submit._runs)
 
     def as_dict(self):
         return {"zip": self.path, "sha256": self.sha256, "submission": self.id, "origin": self.origin,
                 "status": self.status, "details": self.details, "scores": self.scores, "row": self.row,
                 "message": self.message, "stuck": self.stuck, "error": self.error, "same_as": self.same_as,
                 "seconds": self.waited, "replay": self.replay, "rerun": self.rerun,
-                "previous": self.previous}
+                "previous": self.previous, "tracks": self.tracks}
 
 
 def participant_message(client, submission_id, limit=1 << 20):
@@ -180,7 +182,9 @@ class Batch(object):
         self.account, self.organization, self.ledger, self.timeout = account, organization, ledger, timeout
         self.poll, self.sleep, self.clock = options["poll"], options["sleep"], options["clock"]
         self.rerun_stuck, self.resend_pauses = options["rerun_stuck"], options["resend_pauses"]
+        self.answers = options.get("answers")  # every zip's fact-sheet answers (None: none)
         self.say, self.stop = say, stop
+        self.tracks = options.get("tracks")  # the tasks of a phase of several to submit to (None: all)
         self.total, self.done, self.lock = 0, 0, threading.Lock()
 
     def record(self, entry, **fields):
@@ -222,7 +226,8 @@ class Batch(object):
                     return
                 self.record(entry, stage="uploading")
                 entry.id = create(client, self.competition, phase, entry.path,
-                                  site_file_name(entry.path, entry.sha256, self.organization), self.organization)
+                                  site_file_name(entry.path, entry.sha256, self.organization), self.organization,
+                                  self.tracks, self.answers)
             except ApiError as exc:
                 if (exc.status is not None and exc.status < 500) or attempt == len(self.resend_pauses):
                     raise
@@ -286,10 +291,13 @@ class Batch(object):
                 return
             result = outcome(self.client, self.competition, self.phase, found, lambda text: None)
             entry.status, entry.details = result["status"], result["details"]
-            entry.scores, entry.row = result["scores"], result["row"]
-            if entry.status != "Finished":
-                entry.message = participant_message(self.client, entry.id)
-            self.record(entry, submission=entry.id, stage="final", status=entry.status, scores=entry.scores)
+            entry.scores, entry.row, entry.tracks = result["scores"], result["row"], result.get("tracks")
+            failed = [run for run in entry.tracks or [] if run["status"] != "Finished"]
+            if entry.status != "Finished" or failed:  # a run of a task that failed has the message
+                entry.message = participant_message(self.client, failed[0]["id"] if failed else entry.id)
+            self.record(entry, submission=entry.id, stage="final", status=entry.status, scores=entry.scores,
+                        **({"tracks": [dict((k, run[k]) for k in ("task", "id", "status")) for run in entry.tracks]}
+                           if entry.tracks is not None else {}))
         except ApiError as exc:
             entry.error = str(exc)
         finally:
@@ -365,14 +373,19 @@ class Batch(object):
 
 def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT, ledger=None, timeout=None,
                 again=False, organization=None, even_if_closed=False, progress=None, now=None, poll=POLL,
-                sleep=time.sleep, clock=time.monotonic, stop=None, rerun_stuck=False, resend_pauses=RESEND_PAUSES):
+                sleep=time.sleep, clock=time.monotonic, stop=None, rerun_stuck=False, resend_pauses=RESEND_PAUSES,
+                tracks=None, answers=None, no_fact_sheet=False):
     """Submit every zip of ``paths`` (at most ``in_flight`` not yet final on the site at once) and wait for each.
     Returns {"competition", "phase", "account", "ledger", "entries": [Entry], "interrupted": bool}. ``stop``: a
     threading.Event that ends the call early (the caller's Ctrl-C): nothing new is sent after it is set.
     ``rerun_stuck``: a submission not final after ``timeout`` is run again the organizer's way (Batch.rescue),
-    twice at most, each time with a new ``timeout``."""
+    twice at most, each time with a new ``timeout``. ``tracks``: in a phase of several tasks, the tasks to submit
+    to (default: all); a zip is still known by its bytes, so the same zip for other tracks needs ``again``.
+    ``answers``: the fact-sheet answers sent with every zip (checked against the competition's questions before
+    anything is sent)."""
     say = progress or (lambda text: None)
     competition, phase = open_phase(client, competition_id, phase_number, even_if_closed, now)
+    sending = fact_sheet_answers(competition, answers, no_fact_sheet)
     account = (client.call("reading this account", "GET", "/api/my_profile/") or {}).get("username")
     if not account:
         raise SubmitError("the site did not say which account this token is (GET /api/my_profile/)")
@@ -380,7 +393,8 @@ def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT
     timeout = default_timeout(phase) if timeout is None else timeout
     work = Batch(client, competition, phase, account, organization, ledger, timeout,
                  {"poll": poll, "sleep": sleep, "clock": clock, "rerun_stuck": rerun_stuck,
-                  "resend_pauses": resend_pauses}, say, stop or threading.Event())
+                  "resend_pauses": resend_pauses, "tracks": tracks, "answers": sending}, say,
+                 stop or threading.Event())
 
     entries, first = [], {}
     for path in paths:
@@ -416,11 +430,11 @@ def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT
     for entry in entries:
         if entry.same_as is not None:
             twin = first[entry.sha256]
-            for field in ("id", "status", "details", "scores", "row", "message", "stuck", "error", "waited"):
+            for field in ("id", "status", "details", "scores", "row", "message", "stuck", "error", "waited", "tracks"):
                 setattr(entry, field, getattr(twin, field))
             entry.origin = "same file"
     return {"competition": competition, "phase": phase, "account": account, "ledger": ledger.path,
-            "entries": entries, "interrupted": interrupted, "timeout": timeout}
+            "entries": entries, "interrupted": interrupted, "timeout": timeout, "fact_sheet_answers": sending}
 
 
 def _score_text(scores):
@@ -446,6 +460,9 @@ def format_table(result):
             what = entry.error
         elif entry.stuck:
             what = entry.stuck
+        elif entry.status == "Finished" and entry.message:  # a run of a task failed (its message)
+            what = "%s; %s" % (", ".join("%s %s" % (run["task"], run["status"]) for run in entry.tracks or []),
+                               entry.message.replace("\n", " | "))
         elif entry.status == "Finished":
             what = _score_text(entry.scores) or "no score stored"
         else:
@@ -484,4 +501,6 @@ def summary(result):
 
 
 def all_finished(result):
-    return all(e.status == "Finished" and not e.stuck and not e.error for e in result["entries"])
+    """Every submission Finished, and in a phase of several tasks each of its runs."""
+    return all(e.status == "Finished" and not e.stuck and not e.error
+               and all(run["status"] == "Finished" for run in e.tracks or []) for e in result["entries"])

@@ -4,15 +4,16 @@ A re-upload makes a new competition, so a live one is changed through the API th
 is read the way Codabench's v2 unpacker reads it (pages and terms as text, max_submissions as
 max_submissions_per_person, dates as codabench_model stores them) and compared field by field with
 GET /api/competitions/<id>/. Changes it can make safely are applied only when asked: phase names, descriptions,
-dates and limits (PATCH /api/phases/<id>/), the title, description, terms and pages (PATCH /api/competitions/<id>/,
-which the site's update view only takes with the competition's whitelist_emails), and what is shown or hidden:
-a phase's hide_output, hide_score_output and hide_prediction_output (PATCH /api/phases/<id>/), the leaderboard's and
-its columns' hidden flags (PATCH /api/competitions/<id>/ with the leaderboard, every column by its id, and the
-phases as they are live, as the site's editor sends them; checked on the local Codabench: the ids, the phases and
-the stored scores stay). What it cannot make safely is refused with the reason: adding or removing phases or pages
-(their ids, submissions and migrations hang on them), leaderboard columns once a submission exists (scores are
-stored per column, by key), and scoring programs or data (Codabench keeps them as datasets of the tasks, not
-comparable by file here: re-publish for those).
+dates and limits (PATCH /api/phases/<id>/), the title, description, terms, pages and fact sheet (PATCH
+/api/competitions/<id>/, which the site's update view only takes with the competition's whitelist_emails; answers
+already given stay as they were), and what is shown or hidden: a phase's hide_output, hide_score_output and
+hide_prediction_output (PATCH /api/phases/<id>/), the leaderboard's and its columns' hidden flags (PATCH
+/api/competitions/<id>/ with the leaderboard, every column by its id, and the phases as they are live, as the
+site's editor sends them; checked on the local Codabench: the ids, the phases and the stored scores stay). What it
+cannot make safely is refused with the reason: adding or removing phases or pages (their ids, submissions and
+migrations hang on them), leaderboard columns once a submission exists (scores are stored per column, by key), and
+scoring programs or data (Codabench keeps them as datasets of the tasks, not comparable by file here: re-publish
+for those).
 """
 import zipfile
 
@@ -66,19 +67,34 @@ def bundle_view(path):
             view.update((key, bool(source.get(key, False))) for key in HIDE_FIELDS)
             phases.append(view)
         board = (spec.get("leaderboards") or [{}])[0]
-        return {"title": (spec.get("title") or "").strip(), "description": (spec.get("description") or "").strip(),
+        names = dict((t.get("index"), t.get("name")) for t in spec.get("tasks") or [] if isinstance(t, dict))
+        tracks = {"ranking": _ranking(board), "phase_tasks": [
+            [names.get(i) for i in p.get("tasks") or []] for p in sorted(spec.get("phases") or [],
+                                                                           key=lambda p: p.get("index", 0))]}
+        return dict(tracks, **{"title": (spec.get("title") or "").strip(),
+                               "description": (spec.get("description") or "").strip(),
                 "terms": _read_text(archive, spec["terms"]),
                 "pages": [(p.get("title"), _read_text(archive, p["file"])) for p in spec.get("pages") or []],
                 "phases": phases,
                 "columns": [(c.get("key"), c.get("title"), c.get("index"), c.get("sorting", "desc"),
                              c.get("precision", 2)) for c in board.get("columns") or []],
-                "hidden": _hidden(board)}
+                "fact_sheet": spec.get("fact_sheet") or None, "hidden": _hidden(board)})
 
 
 def _hidden(board):
     """(whether the leaderboard is hidden, [(column key, whether it is hidden)]): what the reveal changes."""
     return (bool(board.get("hidden", False)),
             [(c.get("key"), bool(c.get("hidden", False))) for c in board.get("columns") or [] if isinstance(c, dict)])
+
+
+def _ranking(board):
+    """The leaderboard's ranking column and computed columns, as text: 'primary st1_score; avg_score = avg of
+    columns 0, 3'. ``computation_indexes`` are a list in a bundle and a list of texts from the API."""
+    columns = [c for c in board.get("columns") or [] if isinstance(c, dict)]
+    primary = next((c.get("key") for c in columns if c.get("index") == (board.get("primary_index") or 0)), None)
+    computed = ["%s = %s of columns %s" % (c.get("key"), c.get("computation"), ", ".join(
+        str(i) for i in c.get("computation_indexes") or [])) for c in columns if c.get("computation")]
+    return "; ".join(["primary %s" % primary] + computed)
 
 
 def live_view(competition):
@@ -101,7 +117,11 @@ def live_view(competition):
             "page_ids": [p.get("id") for p in pages], "phases": phases,
             "columns": [(c.get("key"), c.get("title"), c.get("index"), c.get("sorting"), c.get("precision"))
                         for c in columns],
-            "submissions": competition.get("submissions_count") or 0,
+            "submissions": competition.get("submissions_count") or 0, "ranking": _ranking(boards[0] or {}),
+            "fact_sheet": competition.get("fact_sheet") or None,
+            "phase_tasks": [[t.get("name") for t in p.get("tasks") or [] if isinstance(t, dict)]
+                            for p in sorted(competition.get("phases") or [], key=lambda p: p.get("index", 0))]
+            if all("tasks" in p for p in competition.get("phases") or []) else None,  # None: the site says nothing
             "whitelist_emails": competition.get("whitelist_emails") or [],
             "hidden": _hidden(dict((boards[0] or {}), columns=columns)), "competition": competition}
 
@@ -148,6 +168,21 @@ def changes(bundle, live, competition_id):
         # Shown or hidden is display only (the scores stay stored per column): safe with submissions. Made before
         # the phases' changes, since the call carries the phases as they are live.
         found[:0] = _hidden_changes(bundle["hidden"], live, competition_id)
+    if bundle.get("fact_sheet") != live.get("fact_sheet"):
+        # compared as mappings: the site keeps the questions in PostgreSQL's jsonb order, not the bundle's
+        found.append(Change("fact_sheet", _questions(live.get("fact_sheet"), bundle.get("fact_sheet")),
+                            _questions(bundle.get("fact_sheet"), live.get("fact_sheet")), apply=("competition",
+                                                                                                 "fact_sheet")))
+        competition_patch["fact_sheet"] = bundle.get("fact_sheet")
+    if bundle["ranking"] != live["ranking"]:
+        found.append(Change("leaderboard ranking", live["ranking"], bundle["ranking"],
+                            refused="the primary and computed columns are changed in the site's editor (its "
+                                    "Leaderboard tab), which recomputes nothing for the submissions already scored"))
+    if live["phase_tasks"] is not None and bundle["phase_tasks"] != live["phase_tasks"] \
+            and len(bundle["phases"]) == len(live["phases"]):
+        found.append(Change("phases' tasks", "; ".join(", ".join(map(str, t)) for t in live["phase_tasks"]),
+                            "; ".join(", ".join(map(str, t)) for t in bundle["phase_tasks"]),
+                            refused="tasks (tracks) carry their programs and data: publish a new competition"))
     if competition_patch:
         competition_patch["whitelist_emails"] = live["whitelist_emails"]  # the site's update view requires it
         for change in found:
@@ -180,6 +215,32 @@ def _hidden_changes(wanted, live, competition_id):
     found.extend(Change("column %s hidden" % key, was.get(key), hidden, call) for key, hidden in wanted[1]
                  if was.get(key) != hidden)
     return found
+
+
+def _questions(sheet, other):
+    """A fact sheet as a change shows it: the questions that differ from ``other``'s (each with its type, choices,
+    whether it is required and on the leaderboard, and its title; "no question KEY" where ``other`` has one this
+    sheet lacks), or 'no fact sheet'."""
+    if not isinstance(sheet, dict) or not sheet:
+        return "no fact sheet"
+    other = other if isinstance(other, dict) else {}
+    shown = []
+    for key in list(sheet) + [k for k in other if k not in sheet]:
+        question = sheet.get(key)
+        if question == other.get(key):
+            continue
+        if key not in sheet:
+            shown.append("no question %s" % key)
+        elif not isinstance(question, dict):
+            shown.append("%s: %r" % (key, question))
+        else:
+            choices = question.get("selection")
+            listed = "/".join('""' if c == "" else str(c) for c in choices) if isinstance(choices, list) else ""
+            shown.append("%s (%s%s%s%s: %s)" % (
+                key, question.get("type"), " " + listed if question.get("type") == "select" and listed else "",
+                ", required" if question.get("is_required") == "true" else "",
+                ", on the leaderboard" if question.get("is_on_leaderboard") == "true" else "", question.get("title")))
+    return "; ".join(shown)
 
 
 SHORT = 60  # a text this long or shorter is shown whole

@@ -6,9 +6,16 @@ and completed like a bundle, then POST /api/submissions/ {phase, data}; GET /api
 until Finished, Failed or Cancelled; its scores are read from it, and its row from the phase's leaderboard
 (GET /api/phases/<id>/get_leaderboard/). With a replay report to compare (``expected``), any score that differs
 beyond the 10 decimals Codabench stores is an error.
+
+A phase of several tasks (a task with tracks) runs the submission once per task, each run a child submission, or
+on the tasks it names (``tasks`` in POST /api/submissions/: the participant's choice, ``tracks`` here by the tasks'
+names). The submission's record then holds every run's scores and the computed columns, and says Finished once
+every run has ended; each run's status, scores and the participant's message are its child's, and are compared
+with the replay's run of that task.
 """
 import datetime
 
+from ..platforms import fact_sheet
 from .codabench_api import ApiError, wait_for
 from .publish import api_instant, show, upload
 
@@ -93,10 +100,29 @@ def open_phase(client, competition_id, phase_number, even_if_closed=False, now=N
     return competition, phase
 
 
-def create(client, competition, phase, path, name=None, organization=None):
-    """Upload the zip at ``path`` (as ``name`` on the site) and make it a submission to ``phase``: its id."""
+def task_ids(phase, tracks):
+    """The ids of the phase's tasks named ``tracks`` (the Codabench tasks of a task's tracks carry the tracks'
+    names); SubmitError for a name the phase has no task of."""
+    tasks = [t for t in phase.get("tasks") or [] if isinstance(t, dict)]
+    names = [str(t.get("name")) for t in tasks]
+    unknown = [n for n in tracks if n not in names]
+    if unknown:
+        raise SubmitError("phase %s (%s) has no task named %s: its tasks are %s" % (
+            phase.get("id"), phase.get("name"), ", ".join(unknown), ", ".join(names) or "none"))
+    return [t.get("id") for t in tasks if str(t.get("name")) in tracks]
+
+
+def create(client, competition, phase, path, name=None, organization=None, tracks=None, answers=None):
+    """Upload the zip at ``path`` (as ``name`` on the site) and make it a submission to ``phase`` (to its tasks
+    named ``tracks`` only, when given): its id. ``answers``: its fact-sheet answers (fact_sheet.answers_for), or None
+    for none."""
+    ids = task_ids(phase, tracks) if tracks else None  # said before anything is uploaded
     dataset, _ = upload(client, path, "submission", name=name, competition=competition["id"])
     payload = {"phase": phase["id"], "data": dataset.get("key")}
+    if ids:
+        payload["tasks"] = ids
+    if answers is not None:
+        payload["fact_sheet_answers"] = answers
     if organization is not None:
         payload["organization"] = organization  # the team it is made for: the site checks the membership
     created = client.call("creating the submission", "POST", "/api/submissions/", payload)
@@ -112,8 +138,9 @@ def outcome(client, competition, phase, found, say):
     seconds the site may take to store the last scores, puts it on an Add leaderboard as the participant would, and
     reads its row. {"id", "phase", "status", "details", "scores": {key: float}, "row": the row or None}."""
     submission_id = found.get("id")
-    if found.get("status") == "Finished":
+    if found.get("status") == "Finished" and not found.get("has_children"):
         # the site stores the scores one by one, and may say Finished before the last: wait for every column
+        # (a submission with runs says Finished only once each run has ended, its scores stored before)
         expected = _score_keys(competition)
         try:
             found = wait_for("waiting for the scores of submission %s" % submission_id,
@@ -132,22 +159,52 @@ def outcome(client, competition, phase, found, say):
                             "/api/submissions/%s/submission_leaderboard_connection/" % submission_id, {})
                 say("  put on the leaderboard (its rule is Add: the participant chooses)")
             board = client.call("reading the leaderboard", "GET", "/api/phases/%s/get_leaderboard/" % phase["id"])
-            row = _row(board, submission_id)
+            row = _row(board, submission_id, found.get("children"))
         except ApiError as exc:
             say("  (the leaderboard could not be read: %s)" % exc)
-    return {"id": submission_id, "phase": phase.get("name"), "status": found.get("status"),
-            "details": found.get("status_details") or "", "scores": scores, "row": row}
+    result = {"id": submission_id, "phase": phase.get("name"), "status": found.get("status"),
+              "details": found.get("status_details") or "", "scores": scores, "row": row}
+    if found.get("has_children") or len(phase.get("tasks") or []) > 1:
+        result["tracks"] = _runs(client, found)
+    return result
+
+
+def _runs(client, found):
+    """Each run of a submission in a phase of several tasks: [{"task", "id", "status", "details", "scores"}], in
+    the order of its tasks (a submission made to one task is its only run)."""
+    records = [read_submission(client, child) for child in found.get("children") or []] or [found]
+    runs = []
+    for record in records:
+        task = record.get("task")
+        runs.append({"task": str(task.get("name")) if isinstance(task, dict) else None, "id": record.get("id"),
+                     "status": record.get("status"), "details": record.get("status_details") or "",
+                     "scores": dict((s["column_key"], float(s["score"])) for s in record.get("scores") or []
+                                    if s.get("column_key"))})
+    return sorted(runs, key=lambda run: (str(run["task"]), run["id"] or 0))
+
+
+def fact_sheet_answers(competition, answers, no_fact_sheet=False):
+    """The fact-sheet answers to send to ``competition`` (checked against its questions), or None; SubmitError
+    saying every problem at once."""
+    try:
+        return fact_sheet.answers_for(competition, answers, no_fact_sheet)
+    except fact_sheet.FactSheetError as exc:
+        raise SubmitError(str(exc))
 
 
 def submit(client, path, competition_id, phase_number, progress=None, timeout=None, even_if_closed=False,
-           now=None):
-    """Returns {"id", "status", "details", "scores": {key: float}, "row": the leaderboard row or None}."""
+           now=None, tracks=None, answers=None, no_fact_sheet=False):
+    """Returns {"id", "status", "details", "scores": {key: float}, "row": the leaderboard row or None,
+    "fact_sheet_answers": what was sent, or None}, and in a phase of several tasks "tracks": each run (see _runs).
+    ``tracks``: the tasks to run it on (default: all). ``answers``: the fact-sheet answers given ({key: value},
+    checked against the competition's questions before anything is sent), or None."""
     say = progress or (lambda text: None)
     competition, phase = open_phase(client, competition_id, phase_number, even_if_closed, now)
+    sending = fact_sheet_answers(competition, answers, no_fact_sheet)
     may_submit(client, competition, phase, phase_number, say)
     timeout = default_timeout(phase) if timeout is None else timeout
     say("submitting %s to phase %d (%s) of %s" % (path, phase_number, phase.get("name"), competition.get("title")))
-    submission_id = create(client, competition, phase, path)
+    submission_id = create(client, competition, phase, path, tracks=tracks, answers=sending)
     say("submission %s created; waiting for the compute worker" % submission_id)
     last = {}
 
@@ -167,8 +224,9 @@ def submit(client, path, competition_id, phase_number, progress=None, timeout=No
         return {"id": submission_id, "phase": phase.get("name"), "status": last.get("status"),
                 "details": last.get("status_details") or "", "scores": {}, "row": None,
                 "stuck": "still %s after %d s: %s" % (last.get("status"), timeout, STUCK.get(
-                    str(last.get("status")), "the site reports a status this command does not know"))}
-    return outcome(client, competition, phase, found, say)
+                    str(last.get("status")), "the site reports a status this command does not know")),
+                "fact_sheet_answers": sending}
+    return dict(outcome(client, competition, phase, found, say), fact_sheet_answers=sending)
 
 
 def may_submit(client, competition, phase, number, say):
@@ -216,17 +274,34 @@ def _rule(competition):
     return (boards[0] or {}).get("submission_rule")
 
 
-def _row(board, submission_id):
+def _row(board, submission_id, children=None):
+    """The leaderboard row of the submission: in a phase of several tasks the row carries the id of its first run
+    and, in detailed_results, the ids of all its runs."""
+    ids = set([submission_id] + list(children or []))
     for row in (board or {}).get("submissions") or []:
-        if submission_id in (row.get("id"), row.get("parent")) or submission_id in (row.get("ids") or []):
+        runs = set(d.get("id") for d in row.get("detailed_results") or [] if isinstance(d, dict))
+        if ids & (set([row.get("id"), row.get("parent")]) | runs) or submission_id in (row.get("ids") or []):
             return row
     return None
 
 
 def differences(result, replayed):
-    """Lines saying where the site's result differs from the local replay (status and scores, to 10 decimals)."""
+    """Lines saying where the site's result differs from the local replay (status and scores, to 10 decimals); in
+    a phase of several tasks, each run's status against the replay's run of its task (the submission's own status
+    is Finished on the site once its runs have ended), and the submission's scores (every run's, and the computed
+    columns)."""
     lines = []
-    if result["status"] != replayed["status"]:
+    if result.get("tracks") is not None and replayed.get("tasks") is not None:
+        local = dict((run["task"], run) for run in replayed["tasks"])
+        for run in result["tracks"]:
+            mine = local.pop(run["task"], None)
+            if mine is None:
+                lines.append("task %s: the site ran it, the replay did not" % run["task"])
+            elif run["status"] != mine["status"]:
+                lines.append("task %s: the site says %s, the replay %s" % (run["task"], run["status"],
+                                                                          mine["status"]))
+        lines.extend("task %s: the replay ran it, the site did not" % name for name in sorted(local))
+    elif result["status"] != replayed["status"]:
         lines.append("status: the site says %s, the replay %s" % (result["status"], replayed["status"]))
     for key in sorted(set(result["scores"]) | set(replayed["scores"])):
         site, local = result["scores"].get(key), replayed["scores"].get(key)
@@ -240,8 +315,13 @@ def format_submitted(result, diffs=None):
                                                    " (%s)" % result["details"] if result["details"] else "")]
     if result.get("stuck"):
         lines.append("not final: %s" % result["stuck"])
+    if result.get("fact_sheet_answers") is not None:
+        lines.append("fact sheet: %s" % ", ".join("%s=%s" % (k, v) for k, v in result["fact_sheet_answers"].items()))
     for key, value in result["scores"].items():
         lines.append("  %s: %r" % (key, value))
+    for run in result.get("tracks") or []:
+        lines.append("  task %s (submission %s): %s%s" % (run["task"], run["id"], run["status"], " (%s)" % run[
+            "details"] if run["status"] != "Finished" and run["details"] else ""))
     if result["row"] is not None:
         shown = ", ".join("%s=%s" % (s.get("column_key"), s.get("score")) for s in result["row"].get("scores") or [])
         lines.append("leaderboard row: %s, by %s: %s" % (result["row"].get("id"), result["row"].get("owner"),

@@ -14,6 +14,7 @@ The modules, each importing only those above it in this list:
 - schema_rules: competition.yaml against its platform's JSON Schema, and the keys Codabench ignores;
 - v15_rules: the cross-file checks of CodaLab v1.5 bundles, on CodaLab and in Codabench's v1 import;
 - v2_rules: the cross-file checks of Codabench version 2 bundles;
+- fact_sheet_rules: a version 2 bundle's fact_sheet, as Codabench's import and its submissions read it;
 - stored_rules: what Codabench stores from either version (dates, phases nobody can submit to, ordering column);
 - runtime_rules: what the import does not see: scoring programs' metadata and the sample replays;
 - run: validate() itself: the zip's layout, the schemas, CHECKS in order, then the replays.

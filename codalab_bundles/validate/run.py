@@ -9,6 +9,7 @@ import yaml
 
 from ..zips import safe_zip
 from .contents import logo_image
+from .fact_sheet_rules import v2_fact_sheet
 from .findings import DEFAULT_PLATFORMS, PLATFORMS, Context, Finding
 from .runtime_rules import programs, sample_replays
 from .schema_rules import check_schema, unknown_keys
@@ -33,6 +34,7 @@ CHECKS = [
     ("v2-files", "2", ("codabench",), v2_files),
     ("v2-structure", "2", ("codabench",), v2_structure),
     ("v2-exposure", "2", ("codabench",), v2_exposure),
+    ("v2-fact-sheet", "2", ("codabench",), v2_fact_sheet),
     ("codabench-stored", None, ("codabench",), codabench_stored),
     ("unknown-keys", None, ("codabench",), unknown_keys),
     ("logo-image", None, ("codabench",), logo_image),

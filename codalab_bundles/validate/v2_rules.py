@@ -85,6 +85,7 @@ def v2_structure(ctx: Context, platform: str) -> None:
                             "computation_indexes names %r, which is not another column" % ref,
                             "list other columns' indexes")
     _later_leaderboards(ctx, platform)
+    _several_tasks(ctx, platform)
 
 
 def _text_indexes(ctx: Context, platform: str, where: str, text: str) -> list | None:
@@ -135,3 +136,45 @@ def _later_leaderboards(ctx: Context, platform: str) -> None:
                     "it" if len(later) == 1 else "them", ", ".join(columns) or "none"),
                 "put every column in the first leaderboard (one leaderboard; a track is a set of its columns)")
 
+
+def _several_tasks(ctx: Context, platform: str) -> None:
+    """What Codabench's leaderboard does with a phase of several tasks (tracks), checked on the local Codabench at
+    c7dbc756: a submission runs once per task (child submissions), and each run is a row of its own to the leaderboard
+    (api/serializers/leaderboards.py LeaderboardPhaseSerializer): computed columns are filled on the submission only,
+    never on its runs' rows; rows are ordered by the runs, a run without the primary column first when it sorts
+    descending; and the rules that pick submissions by themselves pick single runs (leaderboards/strategies.py)."""
+    phases = [(i, p) for i, p in enumerate(ctx.spec.get("phases") or [])
+              if isinstance(p, dict) and isinstance(p.get("tasks"), list) and len(p["tasks"]) > 1]
+    boards = [b for b in ctx.spec.get("leaderboards") or [] if isinstance(b, dict)]
+    if not phases or not boards:
+        return
+    board = boards[0]
+    where = ", ".join(str(i + 1) for i, _ in phases)
+    rule = board.get("submission_rule")
+    if rule in ("Force_Last", "Force_Best"):
+        ctx.add("warning", platform, "leaderboard", "leaderboards.0.submission_rule", "phase%s %s run%s each "
+                "submission on several tasks, and %s applies to each task's run on its own: %s" % (
+                    "s" if len(phases) > 1 else "", where, "" if len(phases) > 1 else "s", rule,
+                    "only the run that finished last stays on the leaderboard, the submission's other tasks are "
+                    "dropped (codabench#1022)" if rule == "Force_Last" else "it keeps one run of one submission, "
+                    "the first by the primary column with runs that lack it first: often a run of the worse "
+                    "submission, without the ranking score"), "use Add (the participant puts the whole submission on "
+                "the leaderboard) or Force_Latest_Multiple", accepted=True)
+    columns = [c for c in board.get("columns") or [] if isinstance(c, dict)]
+    computed = [str(c.get("key")) for c in columns if c.get("computation")]
+    if computed:
+        ctx.add("note", platform, "leaderboard", "leaderboards.0.columns", "phase%s %s run%s each submission on "
+                "several tasks: Codabench computes %s on the submission (its scores and the API show %s) but the "
+                "leaderboard lists each task's run as its row, where %s stay%s empty (n/a); only a submission made "
+                "to one task shows %s there" % (
+                    "s" if len(phases) > 1 else "", where, "" if len(phases) > 1 else "s", ", ".join(computed),
+                    "them" if len(computed) > 1 else "it", "they" if len(computed) > 1 else "it",
+                    "" if len(computed) > 1 else "s", "them" if len(computed) > 1 else "it"))
+    primary = next((c for c in columns if c.get("index") == board.get("primary_index", 0)), None)
+    if primary is not None and (primary.get("sorting") or "desc") == "desc":
+        ctx.add("note", platform, "leaderboard", "leaderboards.0.primary_index", "phase%s %s: Codabench orders the "
+                "runs of the tasks by %s, descending, a run without it first (PostgreSQL puts a missing value first "
+                "in a descending order), and shows a submission where its first run comes: the rows follow the "
+                "runs of the tasks that do not write %s, not %s itself (codabench#639); results ranks by %s" % (
+                    "s" if len(phases) > 1 else "", where, primary.get("key"), primary.get("key"),
+                    primary.get("key"), primary.get("key")))

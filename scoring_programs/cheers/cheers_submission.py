@@ -11,6 +11,7 @@ from cheers_gold import sentence_key
 
 RUN_COLUMNS = ("doc_id", "sentence_id", "is_relevant", "sector_id")
 NO_SECTOR = -1
+MAX_LINE = 1 << 16
 
 _EXPECTED = "submit a zip holding one CSV file with the header doc_id, sentence_id, is_relevant, sector_id"
 
@@ -52,7 +53,9 @@ def read_run(res_dir, gold):
     """{sentence key: Prediction} for every gold sentence, or a SubmissionError."""
     path = find_submission_file(res_dir, suffix=".csv", expected=_EXPECTED)
     label = os.path.basename(path)
-    header, rows = read_csv(path, label=label, strip_spaces=True)
+    # Rows checked as they are read; no row needs more than MAX_LINE characters (four short values: the limit is
+    # far above them, so that an absurd value still gets its own message, and far below a run that costs memory).
+    header, rows = read_csv(path, label=label, strip_spaces=True, stream=True, max_line=MAX_LINE)
     columns = _column_index(header, label)
     predictions = {}
     first_line = {}

@@ -380,9 +380,11 @@ def read_text(path, label=None, error=SubmissionError):
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
+        # utf-8-sig counts from after the byte-order mark: the offset in the file is 3 more then
+        start = exc.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)
+        line = data[:start].count(b"\n") + 1
         raise error("%s, line %d: the file is not UTF-8 text (byte 0x%02x at offset %d)"
-                    % (label, line, data[exc.start], exc.start))
+                    % (label, line, data[start], start))
 
 
 def iter_lines(text):
@@ -390,7 +392,38 @@ def iter_lines(text):
     return enumerate(text.splitlines(), 1)
 
 
-def read_csv(path, label=None, error=SubmissionError, strip_spaces=False, stream=False, columns=None, tabs=False):
+def numbered_lines(path, label=None, error=SubmissionError, max_line=None):
+    """What ``iter_lines(read_text(path, label, error))`` gives, read as a stream: the caller that stops at a bad
+    line has read the file only up to it, and a byte that is not UTF-8 gets read_text's message when it is reached.
+    With ``max_line``, a line of more bytes is refused once that much of it has been read.
+
+    The bytes are split at \\n (which UTF-8 never uses inside a character) and each piece decoded and split as
+    str.splitlines splits, so the numbers are those of iter_lines whatever the line ends."""
+    label = label or os.path.basename(path)
+    number, offset, newlines = 0, 0, 0
+    with open(path, "rb") as handle:
+        while True:
+            raw = handle.readline() if max_line is None else handle.readline(max_line + 2)
+            if not raw:
+                return
+            if max_line is not None and len(raw) > max_line and len(raw.rstrip(b"\r\n")) > max_line:
+                raise error("%s, line %d: the line is longer than %d bytes; no line of this file needs that many"
+                            % (label, number + 1, max_line))
+            try:
+                text = raw.decode("utf-8-sig" if offset == 0 else "utf-8")
+            except UnicodeDecodeError as exc:
+                start = exc.start + (3 if offset == 0 and raw.startswith(b"\xef\xbb\xbf") else 0)  # as read_text
+                raise error("%s, line %d: the file is not UTF-8 text (byte 0x%02x at offset %d)"
+                            % (label, newlines + 1, raw[start], offset + start))
+            offset += len(raw)
+            newlines += 1
+            for line in text.splitlines():
+                number += 1
+                yield number, line
+
+
+def read_csv(path, label=None, error=SubmissionError, strip_spaces=False, stream=False, columns=None, tabs=False,
+             max_line=None):
     """Read a CSV file as (header, rows) where rows are (line number, list of cells).
 
     The line number is the one where the record starts, so multi-line quoted cells are reported usefully.
@@ -399,25 +432,40 @@ def read_csv(path, label=None, error=SubmissionError, strip_spaces=False, stream
     With ``tabs``, a TSV file: cells separated by tabs, a record per line, no quoting (a quote is a character).
     ``columns``, called with the header, may return the positions of the only cells the caller reads: in rows with
     as many cells as the header, the others may then be '' (plain CSV skips them instead of building them).
+    ``max_line``: the most characters a line of this file can sensibly hold; a longer line is refused after reading
+    that much of it (a run of short rows with one huge line costs no more than the limit).
     """
     label = label or os.path.basename(path)
-    records = _csv_records(path, label, error, strip_spaces, columns, tabs)
+    records = _csv_records(path, label, error, strip_spaces, columns, tabs, max_line)
     header = next(records, None)
     if header is None:
         raise error("%s is empty: expected a header line" % label)
     return header[1], (records if stream else list(records))
 
 
-def stream_lines(path, label=None, error=SubmissionError):
+def stream_lines(path, label=None, error=SubmissionError, max_line=None):
     """The file's lines with their ends, read as a stream (UTF-8, an optional byte-order mark removed).
 
     Lines end only at \r\n, \r and \n (newline=""), never at \u2028 and friends, which may sit unquoted in a CSV
-    cell. Only a chunk of the file is in memory at a time, so a large file costs the little the caller keeps.
+    cell. Only a chunk of the file is in memory at a time, so a large file costs the little the caller keeps. With
+    ``max_line``, a line of more characters is refused (``error`` naming it) once that much of it has been read.
     """
     label = label or os.path.basename(path)
     try:
         with io.open(path, encoding="utf-8-sig", newline="") as handle:
-            for line in handle:
+            if max_line is None:
+                for line in handle:
+                    yield line
+                return
+            number = 0
+            while True:
+                line = handle.readline(max_line + 2)  # room for the line's characters and a \r\n
+                if not line:
+                    return
+                number += 1
+                if len(line) > max_line and len(line.rstrip("\r\n")) > max_line:
+                    raise error("%s, line %d: the line is longer than %d characters; no line of this file needs "
+                                "that many" % (label, number, max_line))
                 yield line
     except UnicodeDecodeError:
         read_text(path, label, error)  # raises the message that names the line and the byte
@@ -428,7 +476,7 @@ def _is_blank(record):
     return not record or (len(record) == 1 and not record[0].strip())
 
 
-def _csv_records(path, label, error, strip_spaces, columns=None, tabs=False):
+def _csv_records(path, label, error, strip_spaces, columns=None, tabs=False, max_line=None):
     """Non-blank records as (line, cells): plain CSV through fast_csv, the rest (and every error) by the csv module."""
     done = 0
     if not strip_spaces and not tabs:
@@ -440,7 +488,8 @@ def _csv_records(path, label, error, strip_spaces, columns=None, tabs=False):
             return
         except fast_csv.NotPlain:
             pass
-    for item in _csv_module_records(stream_lines(path, label, error), label, error, strip_spaces, done, tabs):
+    lines = stream_lines(path, label, error, max_line)
+    for item in _csv_module_records(lines, label, error, strip_spaces, done, tabs):
         yield item
 
 
@@ -589,6 +638,16 @@ def _refuse_if_too_deep(text, label, error):
         raise error("%s, line %d: the JSON is nested more than %d levels deep" % (label, line, MAX_JSON_DEPTH))
 
 
+_LONG_RUN = b"0" * (MAX_INTEGER_DIGITS + 1)
+
+
+def _has_long_number(skeleton):
+    """Whether a run of more than MAX_INTEGER_DIGITS digits may stand outside the strings of the text whose
+    skeleton this is (the strings cut out as a parser reads them, from the left). Runs inside strings (long ids)
+    do not count: they would send every integer of the file through _bounded_int, a Python call each."""
+    return _LONG_RUN in skeleton and _LONG_RUN in _QUOTED_BYTES_RE.sub(b"", skeleton)
+
+
 class _LongNumber(ValueError):
     pass
 
@@ -610,7 +669,7 @@ def load_json(text, label, error=SubmissionError, **options):
     skeleton = _json_skeleton(text)
     # Deleting bytes joins runs of digits but never splits one: with no run of more digits than allowed in the
     # skeleton, there is none in the text, every integer passes _bounded_int, so json's own int is the same.
-    long_digits = b"0" * (MAX_INTEGER_DIGITS + 1) in skeleton
+    long_digits = _has_long_number(skeleton)
     shallow = _json_shallow(skeleton, MAX_JSON_DEPTH)
     del skeleton
     if not shallow:

@@ -13,6 +13,7 @@ import sys
 
 import scoring_private
 import scoring_run
+import scoring_tracks
 from scoring_base import gold_is_public
 
 USAGE = ("usage: python3 evaluate.py INPUT_DIR OUTPUT_DIR\n"
@@ -51,6 +52,7 @@ def _platform_main(score, title, program, derived, argv):
     gold_hash = scoring_run.GoldHash(ref_dir, derived)
     result, message = scoring_run.run_score(score, ref_dir, res_dir)
     result, message = scoring_private.split(result, message, ref_dir, title)  # public/private items, blind
+    result, message = scoring_tracks.keep_track(result, message)  # a track's program keeps its track's scores
     gold_hash.join()
     if result is not None:
         signature = gold_hash.signature(result.program or program)

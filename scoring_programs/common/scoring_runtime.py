@@ -10,8 +10,8 @@ from scoring_base import (GOLD_PUBLIC_MARKER, HIDDEN_GOLD_RULE, MAX_INTEGER_DIGI
                           QUOTE_LIMIT, STANDS_IN, STOOD_FOR, VERSION, Items, ReferenceDataError, Result,
                           ScoringProgramError, SubmissionError, canonical_integer, check_result, find_file,
                           find_reference_file, find_submission_file, format_score, gold_is_public, is_integer,
-                          iter_lines, load_json, mean, parse_integer, plural, predicted_only, quote, read_csv,
-                          read_text, shorten, stream_lines)
+                          iter_lines, load_json, mean, numbered_lines, parse_integer, plural, predicted_only, quote,
+                          read_csv, read_text, shorten, stream_lines)
 from scoring_run import (DETAILED_RESULTS, SCORES_JSON, SCORES_TXT, GoldHash, page_for, print_result,  # noqa: F401
                          print_warnings, run_score, without_gc, write_outputs)
 from scoring_main import USAGE, main  # noqa: F401

@@ -52,8 +52,9 @@ class LabelTable(object):
         return self.rows
 
 
-def _cells(header, rows, label, error, wanted, index):
-    """Check cell counts and empty labels; return (ids, {column: labels}, lines)."""
+def _cells(header, rows, label, error, wanted, index, check_row=None):
+    """Check cell counts and empty labels; return (ids, {column: labels}, lines). ``check_row(row id, line,
+    rows read before)``, if given, checks each row as it is read (the first bad row ends the reading there)."""
     ids = [] if index else None
     columns = dict((name, []) for name in wanted)
     # (name, position, append to its column) per label column; one string object per distinct label, shared by
@@ -79,6 +80,8 @@ def _cells(header, rows, label, error, wanted, index):
                 where = "%s, line %d" % (label, line) + (" (id %s)" % shorten(row_id) if index else "")
                 raise error("%s: the '%s' cell is empty" % (where, name))
             append(intern(value, value))
+        if check_row is not None:
+            check_row(row_id, line, len(lines))
         lines.append(line)
     return ids, columns, lines
 
@@ -89,10 +92,11 @@ def _gold_columns(header):
     return [0] + [header.index(name) for name in LABEL_COLUMNS if name in header]
 
 
-def _bulk_read(path, choose):
+def _bulk_read(path, choose, limit=None):
     """(ids or None, [labels of each label column]) read with fast_csv.columns; ``choose`` takes the header (cells
     stripped) and returns (has an index column, [positions of the label columns]) or raises NotPlain. None when
-    the file is not in the usual shape, an id is not a canonical integer or a label is empty."""
+    the file is not in the usual shape, an id is not a canonical integer or a label is empty, or as soon as it has
+    more than ``limit`` rows (the row-by-row reading then names the first one too many)."""
     found = {}
 
     def positions(header):
@@ -107,6 +111,8 @@ def _bulk_read(path, choose):
                 found["ids"].extend(part.pop(0))
             for labels, cells in zip(found["labels"], part):
                 labels.extend(map(intern, cells, cells))
+            if limit is not None and found["labels"] and len(found["labels"][0]) > limit:
+                return None
     except fast_csv.NotPlain:
         return None
     ids, labels = found["ids"], found["labels"]
@@ -198,6 +204,39 @@ def _submission_columns(header):
     return index, present
 
 
+def _row_checker(gold, index, first_column):
+    """check_row for _cells: the submission's rows checked against the gold as they are read, with the messages
+    _order_by_id gives for the whole table (an id twice, an id the gold lacks); without an index, a row beyond
+    the gold's count is refused at once."""
+    name, first_line, gold_ids = SUBMISSION_NAME, {}, None
+
+    def check(row_id, line, before):
+        nonlocal gold_ids
+        if not index:
+            if before == len(gold):
+                raise SubmissionError("%s, line %d: a row beyond the data file's %d incidents; without an index "
+                                      "column rows are matched by position, so give one row per incident in the "
+                                      "file's order" % (name, line, len(gold)))
+            return
+        if gold_ids is None:
+            gold_ids = set(gold.ids)
+        problem = None
+        if row_id in first_line:
+            problem = ("%s, line %d: id %s appears twice (first on line %d)"
+                       % (name, line, shorten(row_id), first_line[row_id]))
+        elif row_id not in gold_ids:
+            problem = ("%s, line %d: id %s is not an id of the data file (ids run %s to %s there)"
+                       % (name, line, shorten(row_id), gold.ids[0], gold.ids[-1]))
+        if problem is not None:
+            if first_column not in INDEX_NAMES:
+                problem += ("; the first column, '%s', is read as the row ids (an index column): give the data "
+                            "file's ids there, or leave the column out to match rows by position"
+                            % shorten(first_column))
+            raise SubmissionError(problem)
+        first_line[row_id] = line
+    return check
+
+
 def _order_by_id(table, gold):
     """Positions of the gold rows in the submission, checking that the two sets of ids are the same."""
     name = SUBMISSION_NAME
@@ -234,7 +273,7 @@ def _bulk_submission(path, gold):
             raise fast_csv.NotPlain()
         present.extend(names)
         return index, [header.index(name) for name in names]
-    found = _bulk_read(path, choose)
+    found = _bulk_read(path, choose, limit=len(gold))
     if found is None or len(found[1][0]) != len(gold):
         return None
     ids, labels = found
@@ -256,7 +295,8 @@ def read_submission(path, gold):
     header, rows = read_csv(path, SUBMISSION_NAME, SubmissionError, stream=True)
     header = [cell.strip() for cell in header]
     index, present = _submission_columns(header)
-    ids, columns, lines = _cells(header, rows, SUBMISSION_NAME, SubmissionError, present, index)
+    ids, columns, lines = _cells(header, rows, SUBMISSION_NAME, SubmissionError, present, index,
+                                 _row_checker(gold, index, header[0]))
     table = LabelTable(ids, columns, lines, len(lines))
     if not len(table):
         raise SubmissionError("%s has a header but no rows: expected one row per incident (%d)"

@@ -23,13 +23,14 @@ import re
 from collections import Counter
 
 from report_html import histogram, paragraph, section, table
-from scoring_runtime import Items, ReferenceDataError, SubmissionError, load_json, quote, read_text
+from scoring_runtime import Items, ReferenceDataError, SubmissionError, quote
 
 from generic_config import file_format
 from generic_items import ordinal
 from generic_ranking_trec import RUN_LINES, read_qrels, read_run, summarize
 from generic_result import make_result, scores_section
-from generic_table import check_complete, collect, csv_records, describe, id_key, json_object, locate
+from generic_table import (RepeatedKey, check_complete, collect, csv_records, describe, id_key, json_members,
+                           locate)
 
 HITS = (3, 5, 10)
 _SHOWN_RANKS = 10
@@ -44,23 +45,26 @@ def _option(value):
 
 
 def _json_table(path, label, error, gold, unknown=None):
-    data = load_json(read_text(path, label, error), label, error, object_pairs_hook=json_object)
-    if not isinstance(data, dict):
+    """{query key: (quoted id, value)} of a JSON object file, read member by member: the first bad query ends the
+    reading there."""
+    other, members = json_members(path, label, error)
+    if members is None:
         raise error("%s must hold a JSON object {query id: option id%s}"
                     % (label, "" if gold is None else " or [option ids, best first]"))
-    if data.repeated is not None:
-        raise error("%s: query %s is given more than once" % (label, quote(data.repeated)))
     table = {}
-    for raw_id, value in data.items():
-        key = id_key(raw_id)
-        if gold is not None and key not in gold:
-            if unknown is not None:  # a lenient missing_queries: ignored, with a warning
-                unknown.append(raw_id)
-                continue
-            raise error("%s: %s is not a query id of this phase" % (label, quote(raw_id)))
-        if key in table:
-            raise error("%s: query %s is given more than once" % (label, quote(raw_id)))
-        table[key] = (quote(raw_id), value)
+    try:
+        for raw_id, value in members:
+            key = id_key(raw_id)
+            if gold is not None and key not in gold:
+                if unknown is not None:  # a lenient missing_queries: ignored, with a warning
+                    unknown.append(raw_id)
+                    continue
+                raise error("%s: %s is not a query id of this phase" % (label, quote(raw_id)))
+            if key in table:
+                raise error("%s: query %s is given more than once" % (label, quote(raw_id)))
+            table[key] = (quote(raw_id), value)
+    except RepeatedKey as exc:
+        raise error("%s: query %s is given more than once" % (label, quote(exc.args[0])))
     if not table and not unknown:
         raise error("%s holds no queries" % label)
     return table

@@ -263,7 +263,43 @@ def _token_key(tokens, plain=False):
 _FIRST, _LAST = itemgetter(0), itemgetter(-1)
 
 
-def _conll_blocks(text, label, error, docstarts=None, max_tokens=None):
+_PIECE = 1 << 20
+_BLANKISH = re.compile(r"\n[^\S\n]+\n")  # a line of white space: it ends a sentence too
+
+
+def _conll_pieces(path, label, error, max_tokens):
+    """(number of its first line, text) of the pieces of a CoNLL file, each ending where a sentence ends (a blank
+    line), read as a stream with line ends made \\n: _conll_blocks reads each as it would read the whole text, so a
+    reader that stops at a bad sentence has read the file only up to it. A piece with no blank line that already
+    holds more lines than any gold sentence has tokens is given out as it is: _conll_blocks refuses it there."""
+    line, text = 1, ""
+    try:
+        with io.open(path, encoding="utf-8-sig", newline="") as handle:
+            while True:
+                data = handle.read(max(_PIECE, len(text)))
+                eof = not data
+                text += data
+                if "\r" in text:
+                    held = "\r" if text.endswith("\r") and not eof else ""  # a \r\n may be cut in two
+                    text = text[:len(text) - len(held)].replace("\r\n", "\n").replace("\r", "\n") + held
+                if eof:
+                    if text:
+                        yield line, text
+                    return
+                cut = text.rfind("\n\n")
+                if (cut < 0 and len(text) > _PIECE and text.count("\n") > max_tokens + 1
+                        and DOCSTART not in text and not _BLANKISH.search(text)):
+                    cut = text.rfind("\n") - 1  # one sentence, too long already: _conll_blocks says so
+                if cut >= 0:
+                    piece, text = text[:cut + 2], text[cut + 2:]
+                    yield line, piece
+                    line += piece.count("\n")
+    except UnicodeDecodeError:
+        read_text(path, label, error)  # raises read_text's message, naming the line and the byte
+        raise error("%s is not UTF-8 text" % label)
+
+
+def _conll_blocks(text, label, error, docstarts=None, max_tokens=None, line=1):
     """(first line number, tokens, tags) of each sentence of a CoNLL file (the first and last columns); blank lines
     and -DOCSTART- lines end a sentence (the line number of each -DOCSTART- line is appended to the list
     ``docstarts``, if given); a line with one column is an error. ``max_tokens`` (a submission: the gold's longest
@@ -271,7 +307,6 @@ def _conll_blocks(text, label, error, docstarts=None, max_tokens=None):
     whole and the reader names the problem as for any sentence of the wrong length."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    line = 1
     start = 0
     size = len(text)
     while start < size:
@@ -471,17 +506,19 @@ def read_predictions(res_dir, config, gold, changed=None):
         "the gold's tokens, one per line, each followed by its tag, a blank line between sentences"))
     path = locate(res_dir, name, SubmissionError, expected)
     label = describe(path, SubmissionError)
-    text = read_text(path, label, SubmissionError)
     sentences = gold.sentences
     chunker = gold.chunker
     ignore = config.get("tokens") == "ignore"
     changed = [] if changed is None else changed
     if is_json(name):
-        return _json_predictions(text, label, config, gold, changed)
+        return _json_predictions(read_text(path, label, SubmissionError), label, config, gold, changed)
     predicted = []
     count = len(sentences)
     longest = max(sentence.size for sentence in sentences) if sentences else 0
-    for line, tokens, tags in _conll_blocks(text, label, SubmissionError, max_tokens=longest):
+    # Read as a stream, a piece at a time: the first bad sentence ends the reading there.
+    blocks = chain.from_iterable(_conll_blocks(piece, label, SubmissionError, max_tokens=longest, line=first)
+                                 for first, piece in _conll_pieces(path, label, SubmissionError, longest))
+    for line, tokens, tags in blocks:
         at = len(predicted)
         if at >= count:
             raise SubmissionError("%s, line %d: a %s sentence, but the gold has %d" % (label, line, ordinal(at + 1),

@@ -8,6 +8,7 @@ with the inputs), so messages may quote them; they never quote a gold label.
 import os
 import re
 
+from json_stream import JsonStream
 from scoring_runtime import (SubmissionError, ReferenceDataError, canonical_integer, find_reference_file,
                              find_submission_file, quote, read_csv)
 
@@ -128,6 +129,33 @@ def read_submission_csv(res_dir, config, columns, gold, hint=""):
                     SubmissionError, gold)
     check_complete(table, gold, label, hint)
     return table, label
+
+
+def json_members(path, label, error):
+    """A JSON file whose top level should be an object, read member by member (json_stream): (None, members) where
+    members yields (raw key, value) in file order, a key given twice refused where it comes again ("<key> is given
+    more than once" is the caller's wording, so the repeated key is raised as RepeatedKey); or (the value, None)
+    for any other JSON (a list only named, not parsed)."""
+    stream = JsonStream(path, label, error, object_pairs_hook=json_object)
+    if stream.kind == "empty":
+        stream.whole()  # load_json's message for a file of white space
+    if stream.kind == "array":
+        return [], None
+    if stream.kind == "value":
+        return stream.value, None
+
+    def members():
+        seen = set()
+        for key, value in stream:
+            if key in seen:
+                raise RepeatedKey(key)
+            seen.add(key)
+            yield key, value
+    return None, members()
+
+
+class RepeatedKey(Exception):
+    """A top-level key given twice (json_members): the caller words the message."""
 
 
 class JsonObject(dict):

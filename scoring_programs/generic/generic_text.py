@@ -16,7 +16,8 @@ from report_html import paragraph, section, table
 from scoring_runtime import VERSION, Items, ReferenceDataError, SubmissionError, load_json, quote, read_text
 
 from generic_result import make_result, scores_section
-from generic_table import check_complete, collect, csv_records, describe, id_key, json_object, locate
+from generic_table import (RepeatedKey, check_complete, collect, csv_records, describe, id_key, json_members,
+                           json_object, locate)
 import generic_text_metrics as metrics
 
 MEAN_KEYS = ("exact_match", "f1") + metrics.ROUGE_KEYS
@@ -155,22 +156,24 @@ def read_predictions(res_dir, config, gold):
         predicted = dict((key, cells[0]) for key, (_, cells) in table.items())
         check_complete(predicted, gold, label, hint)
         return predicted
-    data = load_json(read_text(path, label, SubmissionError), label, SubmissionError, object_pairs_hook=json_object)
-    if not isinstance(data, dict):
-        raise SubmissionError("%s must hold a JSON object {id: predicted text}, found %s" % (label, _json_kind(data)))
-    if data.repeated is not None:
-        raise SubmissionError("%s: id %s is given more than once" % (label, quote(data.repeated)))
+    # Read member by member: the first bad id ends the reading there.
+    other, members = json_members(path, label, SubmissionError)
+    if members is None:
+        raise SubmissionError("%s must hold a JSON object {id: predicted text}, found %s" % (label, _json_kind(other)))
     predicted = {}
-    for raw_id, value in data.items():
-        key = id_key(raw_id)
-        if key not in gold:
-            raise SubmissionError("%s: id %s is not an id of this phase" % (label, quote(raw_id)))
-        if key in predicted:
-            raise SubmissionError("%s: id %s is given more than once" % (label, quote(raw_id)))
-        if not isinstance(value, str):
-            raise SubmissionError("%s, id %s: the prediction must be a string (\"\" for no answer), found %s"
-                                  % (label, quote(raw_id), _json_kind(value)))
-        predicted[key] = value
+    try:
+        for raw_id, value in members:
+            key = id_key(raw_id)
+            if key not in gold:
+                raise SubmissionError("%s: id %s is not an id of this phase" % (label, quote(raw_id)))
+            if key in predicted:
+                raise SubmissionError("%s: id %s is given more than once" % (label, quote(raw_id)))
+            if not isinstance(value, str):
+                raise SubmissionError("%s, id %s: the prediction must be a string (\"\" for no answer), found %s"
+                                      % (label, quote(raw_id), _json_kind(value)))
+            predicted[key] = value
+    except RepeatedKey as exc:
+        raise SubmissionError("%s: id %s is given more than once" % (label, quote(exc.args[0])))
     check_complete(predicted, gold, label, hint)
     return predicted
 

@@ -31,7 +31,20 @@ def score(ref_dir, res_dir):
         index = index_of(items)
         if index is None:
             gold = queries_of(items, os.path.basename(gold_path))
-    data = read_predictions(res_dir)
+    loaded = {}
+
+    def gold_queries():
+        if "gold" not in loaded:
+            loaded["gold"] = gold if gold is not None else (
+                queries_of(items, os.path.basename(gold_path)) if items is not None else load_gold_file(gold_path))
+        return loaded["gold"]
+
+    def options_by_id():
+        # What each query's ranking is checked against as the file is read (so the first bad query ends it)
+        if index is not None:
+            return dict(zip(index.ids, map(frozenset, index.options)))
+        return dict((query.id, query.options.keys()) for query in gold_queries())
+    data = read_predictions(res_dir, options_by_id, gold_queries)
     ranks = ranks_by_index(data, index) if index is not None else None
     if ranks is not None:  # the index holds all the gold this submission needs
         ids, types, options = index.ids, index.types, list(map(len, index.options))
@@ -39,8 +52,7 @@ def score(ref_dir, res_dir):
         ranked = options if type(data[ids[0]]) is list else repeat(1)
         form = FORM_IDS
     else:
-        if gold is None:
-            gold = queries_of(items, os.path.basename(gold_path)) if items is not None else load_gold_file(gold_path)
+        gold = gold_queries()
         predictions = predictions_of(data, gold)
         ids, ranks, types, options, ranked = gold_columns(gold, predictions.rankings)
         form = predictions.form

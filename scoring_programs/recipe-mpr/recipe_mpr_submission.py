@@ -8,7 +8,8 @@ Messages quote only what the participant wrote or was given (ids, query texts), 
 """
 from collections import OrderedDict
 
-from scoring_runtime import SubmissionError, find_submission_file, load_json, read_text, shorten
+from json_stream import JsonStream
+from scoring_runtime import SubmissionError, find_submission_file, load_json, shorten
 
 FILE_NAME = "predictions.json"
 FORM_IDS = "query id -> option id(s)"
@@ -69,7 +70,8 @@ def _parse(text):
     return load_json(text, FILE_NAME, object_pairs_hook=_object_hook)
 
 
-def _ranking_from_ids(qid, value, query):
+def _ranking_from_ids(qid, value, options):
+    """The ranking ``value`` gives query ``qid`` whose option ids are ``options`` (a set or a dict's keys)."""
     ranked = [value] if type(value) is str else value
     if type(ranked) is list and ranked:
         try:
@@ -77,7 +79,7 @@ def _ranking_from_ids(qid, value, query):
         except TypeError:  # an unhashable item: the checks below say which
             distinct = ()
         # Every item one of the query's option ids (so a string), none twice: nothing to report.
-        if len(distinct) == len(ranked) and distinct <= query.options.keys():
+        if len(distinct) == len(ranked) and distinct <= options:
             return ranked
     where = "%s, query %s" % (FILE_NAME, quote(qid))
     ranked = [value] if isinstance(value, str) else value
@@ -91,7 +93,7 @@ def _ranking_from_ids(qid, value, query):
         if not isinstance(option, str):
             raise SubmissionError("%s: item %d of the list must be an option id (a string), found %s"
                                   % (where, position, _kind(option)))
-        if option not in query.options:
+        if option not in options:
             raise SubmissionError("%s: %s is not one of this query's option ids" % (where, quote(option)))
         if option in seen:
             raise SubmissionError("%s: the option %s is ranked twice" % (where, quote(option)))
@@ -99,17 +101,28 @@ def _ranking_from_ids(qid, value, query):
     return list(ranked)
 
 
+def _repeated_query(qid):
+    return SubmissionError("%s: query %s is given more than once; give one prediction per query"
+                           % (FILE_NAME, quote(qid)))
+
+
+def _query_ranking(qid, value, options_by_id):
+    """The ranking of the member ``qid: value`` of a form-1 file, or the message of what is wrong with it."""
+    options = options_by_id.get(qid)
+    if options is None:
+        raise SubmissionError("%s: %s is not a query id of this phase (the ids are in the public data)"
+                              % (FILE_NAME, quote(qid)))
+    return _ranking_from_ids(qid, value, options)
+
+
 def _from_ids(data, gold):
     by_id = dict((q.id, q) for q in gold)
     if data.duplicates:
-        raise SubmissionError("%s: query %s is given more than once; give one prediction per query"
-                              % (FILE_NAME, quote(data.duplicates[0])))
+        raise _repeated_query(data.duplicates[0])
     rankings = {}
+    options_by_id = dict((qid, query.options.keys()) for qid, query in by_id.items())
     for qid, value in data.items():
-        if qid not in by_id:
-            raise SubmissionError("%s: %s is not a query id of this phase (the ids are in the public data)"
-                                  % (FILE_NAME, quote(qid)))
-        rankings[qid] = _ranking_from_ids(qid, value, by_id[qid])
+        rankings[qid] = _query_ranking(qid, value, options_by_id)
     missing = [qid for qid in by_id if qid not in rankings] if len(rankings) < len(by_id) else None
     if missing:
         raise SubmissionError("%s has no prediction for query %s%s; every query of the phase needs one"
@@ -122,15 +135,25 @@ def text_key(text):
     return u" ".join(text.split())
 
 
-def _from_texts(data, gold):
+def _queries_by_text(gold):
     by_text = OrderedDict()
     for query in gold:
         if text_key(query.text) in by_text:
             raise SubmissionError("%s: this phase has several queries with the same text, so predictions cannot be "
                                   "matched by query text; submit the form query id -> option id instead" % FILE_NAME)
         by_text[text_key(query.text)] = query
-    rankings, first_item, unmatched = {}, {}, 0
-    for number, item in enumerate(data, 1):
+    return by_text
+
+
+class _TextItems(object):
+    """The items of a form-2 file checked one by one (``add``), as they are read or from the parsed list."""
+
+    def __init__(self, gold):
+        self.by_text = _queries_by_text(gold)
+        self.rankings, self.first_item, self.unmatched = {}, {}, 0
+
+    def add(self, number, item):
+        by_text, rankings, first_item = self.by_text, self.rankings, self.first_item
         where = "%s, item %d" % (FILE_NAME, number)
         if not isinstance(item, dict):
             raise SubmissionError('%s: expected an object with "query" and "pred" fields, found %s'
@@ -158,9 +181,16 @@ def _from_texts(data, gold):
         else:
             chosen = [oid for oid, text in query.options.items() if text == pred][:1]
         if not chosen:
-            unmatched += 1
+            self.unmatched += 1
         rankings[query.id] = chosen
         first_item[query.id] = number
+
+
+def _from_texts(data, gold):
+    items = _TextItems(gold)
+    for number, item in enumerate(data, 1):
+        items.add(number, item)
+    rankings, unmatched = items.rankings, items.unmatched
     missing = [q for q in gold if q.id not in rankings]
     if missing:
         raise SubmissionError("%s has no prediction for the query %s%s; every query of the phase needs one"
@@ -172,10 +202,34 @@ def _from_texts(data, gold):
     return Predictions(rankings, FORM_TEXTS, notes)
 
 
-def read_predictions(res_dir):
-    """The parsed ``predictions.json`` (either form)."""
+def read_predictions(res_dir, options_by_id=None, gold=None):
+    """The parsed ``predictions.json`` (either form), read as a stream: with ``options_by_id()`` (query id -> its
+    option ids) each member of a form-1 file, and with ``gold()`` (the GoldQuery list) each item of a form-2 file,
+    is checked as it is read, so the first bad one ends the reading (with predictions_of's message for it)."""
     path = find_submission_file(res_dir, names=FILE_NAME)
-    return _parse(read_text(path, FILE_NAME))
+    stream = JsonStream(path, FILE_NAME, object_pairs_hook=_object_hook)
+    if stream.kind == "empty":
+        raise SubmissionError("%s is empty" % FILE_NAME)
+    if stream.kind == "value":
+        return stream.value
+    if stream.kind == "array":
+        items = _TextItems(gold()) if gold is not None else None
+        data = []
+        for number, item in stream:
+            if items is not None:
+                items.add(number, item)
+            data.append(item)
+        return data
+    options = options_by_id() if options_by_id is not None else None
+    pairs, seen = [], set()
+    for qid, value in stream:
+        if options is not None:
+            if qid in seen:
+                raise _repeated_query(qid)
+            seen.add(qid)
+            _query_ranking(qid, value, options)
+        pairs.append((qid, value))
+    return _object_hook(pairs)
 
 
 def predictions_of(data, gold):

@@ -6,12 +6,14 @@ file, the line and what is wrong; messages never quote gold offsets.
 import os
 
 from scoring_runtime import (SubmissionError, ReferenceDataError, find_reference_file, find_submission_file,
-                             read_text, iter_lines, read_csv)
+                             read_text, iter_lines, numbered_lines, read_csv)
 from toxic_spans_format import parse_offsets, describe_list_problem, split_line
 
 GOLD_TXT = "spans-gold.txt"
 PRED_TXT = "spans-pred.txt"
 _SHOWN_IDS = 5
+# The longest line a prediction can hold: far more than any post's offsets need (repeats included), little memory.
+MAX_PREDICTION_LINE = 16 << 20
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -107,10 +109,10 @@ def read_predictions(res_dir, gold):
     path = find_submission_file(
         res_dir, names=PRED_TXT,
         expected="the zip must hold %s at its root, one line <id><TAB><list of offsets> per post" % PRED_TXT)
-    text = read_text(path, PRED_TXT)
     predicted = {}
     line_of = {}
-    for number, line in iter_lines(text):
+    # Read as a stream: the first bad line ends the run before the rest of the file is read.
+    for number, line in numbered_lines(path, PRED_TXT, max_line=MAX_PREDICTION_LINE):
         if not line.strip():
             continue
         try:

@@ -310,3 +310,22 @@ def test_without_mapping_known_sectors_are_the_golds_and_are_not_listed(score_su
 def test_bad_gold_is_reported_as_reference_data_error(score_submission, ref, fragment):
     run = score_submission(TASK, ref, bad([(0, 0, 0, -1)]))
     run.assert_rejected("Reference data error", fragment)
+
+
+def test_the_first_bad_row_ends_the_run_before_the_rest_is_read(score_submission):
+    """Rows are checked as they are read: an unknown sentence at line 4 is what the participant is told, although
+    2 MB further on the file stops being UTF-8 (read whole first, that would be the message)."""
+    rows = run_csv(EXAMPLE_RUN[:2] + [(9, 9, 1, -1)] + EXAMPLE_RUN[2:]).encode("utf-8")
+    padding = b"".join(b"%d,%d,0,-1\n" % (100 + i, i) for i in range(200000))
+    run = score_submission(TASK, gold_files(), {"run.csv": rows + padding + b"1,\xff\xfe,0,-1\n"})
+    run.assert_rejected()
+    assert run.stderr.strip() == ("Submission error: run.csv, line 4 (doc_id 9, sentence_id 9): no such sentence in "
+                                  "this phase's data")
+
+
+def test_a_line_longer_than_any_row_needs_is_refused_at_its_number(score_submission):
+    long_id = "7" * 70000
+    run = score_submission(TASK, gold_files(), {"run.csv": run_csv([(0, long_id, 1, -1)] + EXAMPLE_RUN)})
+    run.assert_rejected()
+    assert run.stderr.strip() == ("Submission error: run.csv, line 2: the line is longer than 65536 characters; no "
+                                  "line of this file needs that many")

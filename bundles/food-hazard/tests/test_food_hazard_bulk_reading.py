@@ -29,7 +29,7 @@ def _outcome(read, *args):
 
 
 def _row_by_row(monkeypatch):
-    monkeypatch.setattr(fmt, "_bulk_read", lambda path, choose: None)
+    monkeypatch.setattr(fmt, "_bulk_read", lambda path, choose, limit=None: None)
 
 
 def _bulk_only(monkeypatch):

@@ -204,7 +204,7 @@ BAD_ROWS = [
     ("row missing by position", lambda g: g.iloc[:-1].reset_index(drop=True).to_csv(index=False),
      ["submission.csv has 99 rows but the data file has 100 incidents", "matched by position"]),
     ("row extra by position", lambda g: pd.concat([g, g.iloc[:1]]).to_csv(index=False),
-     ["has 101 rows but the data file has 100"]),
+     ["submission.csv, line 102: a row beyond the data file's 100 incidents", "matched by position"]),
     ("row numbers from 1", lambda g: g.set_axis(range(1, 101)).to_csv(index_label="stt"),
      ["submission.csv, line 101: id 100 is not an id of the data file (ids run 0 to 99 there); the first column, "
       "'stt', is read as the row ids"]),
@@ -244,3 +244,18 @@ def test_gold_problems_are_reported_as_reference_errors(score_submission, gold):
     broken = gold.drop(columns=["product"]).to_csv()
     run = score_submission(TASK, {"incidents_test.csv": broken}, {"submission.csv": gold[LABELS].to_csv()})
     run.assert_rejected("Reference data error", "has no column 'product'")
+
+
+@pytest.mark.parametrize("index", [True, False])
+def test_the_first_bad_row_ends_the_run_before_the_rest_is_read(score_submission, gold, index):
+    """Rows are checked against the gold as they are read: the row after the last incident (an unknown id, or one
+    row too many by position) is the message, although 2 MB further on the file stops being UTF-8."""
+    text = gold[LABELS].to_csv(index=index).encode("utf-8")
+    row = text.splitlines(True)[1]
+    extra = b"".join(b"%d,%s" % (1000 + i, row.split(b",", 1)[1]) if index else row for i in range(30000))
+    run = score_submission(TASK, ref(), {"submission.csv": text + extra + b"\xff\xfe\n"})
+    run.assert_rejected()
+    expected = ("submission.csv, line 102: id 1000 is not an id of the data file (ids run 0 to 99 there)" if index
+                else "submission.csv, line 102: a row beyond the data file's 100 incidents; without an index column "
+                     "rows are matched by position, so give one row per incident in the file's order")
+    assert run.stderr.strip() == "Submission error: " + expected

@@ -266,3 +266,20 @@ def test_accuracy_mrr_and_per_type_match_reference_implementations(cases):
 
 def test_metadata_runs_evaluate_py():
     assert (PROGRAM / "metadata").read_text() == "command: python3 $program/evaluate.py $input $output\n"
+
+
+@pytest.mark.parametrize("indexed", [False, True], ids=["gold", "index"])
+@pytest.mark.parametrize("form", ["ids", "texts"])
+def test_the_first_bad_query_ends_the_run_before_the_rest_is_read(score_submission, indexed, form):
+    """predictions.json is read member by member: an unknown query is what the participant is told, although
+    3 MB further on the file stops being UTF-8 (read whole first, that would be the message)."""
+    if form == "ids":
+        body = '{"q0": "o01", "q9": "o01", ' + ", ".join('"z%d": "o01"' % i for i in range(200000))
+        expected = 'predictions.json: "q9" is not a query id of this phase (the ids are in the public data)'
+    else:
+        body = ('[{"query": "Could I have recipe number q0?", "pred": "a"}, {"query": "Nothing of this phase", '
+                '"pred": "a"}, ' + ", ".join('{"query": "z%d", "pred": "a"}' % i for i in range(100000)))
+        expected = 'predictions.json, item 2: the query "Nothing of this phase" is not a query of this phase'
+    run = score_submission(TASK, ref_files(FIVE, indexed), {"predictions.json": body.encode("utf-8") + b"\xff"})
+    run.assert_rejected()
+    assert run.stderr.strip() == "Submission error: " + expected

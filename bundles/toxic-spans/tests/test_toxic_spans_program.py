@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import public_gold, shared_path
+from conftest import public_gold, run_scoring_program, shared_path
 from test_toxic_spans_metric import official_f1
 
 TASK = "toxic-spans"
@@ -318,3 +318,20 @@ def test_real_test_set_matches_official(score_submission, real_test, layout, pre
         assert run.scores_txt.startswith("spans_F1: 0.197000000000000\n")
     else:
         assert 0.05 < run.scores["spans_F1"] < 0.95  # a real mix of right and wrong posts
+
+
+def test_the_first_bad_line_ends_the_run_before_the_rest_is_read(tmp_path):
+    """Lines are read as a stream: an unknown id at line 3 is the message, although 2 MB further on the file stops
+    being UTF-8; a line longer than any prediction needs is refused at its number."""
+    gold = {"spans-gold.txt": "0\t[1, 2]\n1\t[]\n"}
+    padding = "".join("%d\t[1, 2]\n" % (100 + i) for i in range(200000)).encode("utf-8")
+    run = run_scoring_program("toxic-spans", gold, {"spans-pred.txt": b"0\t[1]\n1\t[]\n7\t[]\n" + padding + b"\xff"},
+                              tmp_path / "a")
+    run.assert_rejected()
+    assert run.stderr.strip() == ("Submission error: spans-pred.txt, line 3: id 7 is not a post of this phase (the "
+                                  "ids run from 0 to 1)")
+    long_line = b"1\t[" + b"1, " * 6000000 + b"2]\n"
+    run = run_scoring_program("toxic-spans", gold, {"spans-pred.txt": b"0\t[1]\n" + long_line}, tmp_path / "b")
+    run.assert_rejected()
+    assert run.stderr.strip() == ("Submission error: spans-pred.txt, line 2: the line is longer than 16777216 bytes; "
+                                  "no line of this file needs that many")
