@@ -5,7 +5,9 @@ hide_prediction_output, hide_score_output; the leaderboard's and a column's hidd
 Codabench bundle only when task.yaml sets it, so a task.yaml without them builds the bundle it built before, and
 Codabench's own import (tests/codabench_import.py) stores each as task.yaml means it."""
 import re
+import shutil
 import zipfile
+from pathlib import Path
 
 import pytest
 import yaml
@@ -220,12 +222,19 @@ def test_new_documents_every_optional_key(new_folder):
         assert keys - documented == set(), place
 
 
-def test_the_commented_keys_once_uncommented_are_accepted(new_folder):
+PRIVATE_KEYS = ("private", "private_scores", "blind", "reveal")  # not with tracks yet: uncommented on their own
+
+
+@pytest.mark.parametrize("which", ["all but the private keys", "the private keys"])
+def test_the_commented_keys_once_uncommented_are_accepted(new_folder, which, tmp_path):
+    new_folder = Path(shutil.copytree(str(new_folder), str(tmp_path / "folder")))  # new's task.yaml, untouched
     path = new_folder / "bundles" / "sentiment" / "task.yaml"
     text = path.read_text()
     spec = yaml.safe_load(text)
     last = spec["phases"][-1]  # a phase after the first, so that it may migrate
     for key, value, place in _commented(text):
+        if (key in PRIVATE_KEYS) != (which == "the private keys"):
+            continue
         if key == "splits":  # the commented example names a folder of the organizer's: point it at the real one
             value = {"test": str(new_folder / "reference_data" / "sentiment" / "test")}
         if key == "end":  # an end of the last phase's own replaces end_date
@@ -236,4 +245,7 @@ def test_the_commented_keys_once_uncommented_are_accepted(new_folder):
          "column": spec["leaderboard"]["columns"][0]}[place][key] = value
     path.write_text(yaml.safe_dump(spec, sort_keys=False))
     task = taskdef.load_task("sentiment", bundles_dir=new_folder / "bundles")
+    if which == "the private keys":
+        assert task.private_ids == {"test": ["an-id"]} and task.reveal is False
+        return
     assert task.spec["reward"] == "1st place: 500 EUR" and task.phases[-1].options["auto_migration"] is False

@@ -164,7 +164,7 @@ def changes(bundle, live, competition_id):
             "leaderboard columns are changed in the site's editor (or publish a new competition)"
         found.append(Change("leaderboard columns", ", ".join(c[0] for c in live["columns"]),
                             ", ".join(c[0] for c in bundle["columns"]), refused=why))
-    elif bundle["hidden"] != live["hidden"]:
+    elif bundle.get("hidden") != live.get("hidden") and bundle.get("hidden") and live.get("hidden"):
         # Shown or hidden is display only (the scores stay stored per column): safe with submissions. Made before
         # the phases' changes, since the call carries the phases as they are live.
         found[:0] = _hidden_changes(bundle["hidden"], live, competition_id)
