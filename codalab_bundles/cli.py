@@ -754,6 +754,9 @@ def results_main(argv, how):
     parser.add_argument("--by", metavar="KEY", help="rank by this leaderboard column instead (each team's best run "
                         "on it)")
     parser.add_argument("--columns", metavar="KEY,KEY", help="the leaderboard columns to show (default: all)")
+    parser.add_argument("--private", action="store_true", help="the private leaderboard: score the runs as the "
+                        "bundle's phase with private_scores scores them, and rank each team's counted run (chosen by "
+                        "the rule on the public figure) by its private figure, private_<key>")
     parser.add_argument("--no-significance", action="store_true", help="no intervals or clusters")
     parser.add_argument("--significance-teams", type=int, metavar="N", help="intervals and clusters for the first N "
                         "teams only (their pairs grow as N squared; default: every team)")
@@ -797,7 +800,7 @@ def results_main(argv, how):
                     run.tracks = args.tracks
             found = results_run.compute(bundle, runs, args.phase, args.rule, site_rule, args.by, shown, settings,
                                         args.jobs, sys.stderr, title, skipped, args.significance_teams,
-                                        avg_ranks=args.avg_rank, site_order=site_order)
+                                        avg_ranks=args.avg_rank, site_order=site_order, private=args.private)
             if args.competition is not None:  # the questions as the site has them (editable there)
                 found.questions = systems.on_site(found.questions, site.competition.get("fact_sheet") or {})
             if args.published:

@@ -136,7 +136,8 @@ def test_the_layers_of_the_runtime():
     assert layers(import_graph(COMMON)) == [
         ["class_f1", "fast_csv", "report_html", "resampling", "signature"],
         ["scoring_base"],
-        ["char_offsets", "json_stream", "scoring_run"],
+        # scoring_private: what the builder's marks of public/private items and withheld scores make a run write
+        ["char_offsets", "json_stream", "scoring_private", "scoring_run"],
         ["score_files", "scoring_tracks"],  # scoring_tracks: a track's program keeps its scores (scoring_main's step)
         ["scoring_main"],
         ["scoring_runtime"],

@@ -306,10 +306,16 @@ def test_a_phase_that_only_receives_migrated_submissions_is_no_error(toy_bundles
         return y.replace('end: "2025-03-01 12:00:00"', 'end: "2025-02-01 00:00:00"').replace(
             "    hide_output: true\n", "    hide_output: true\n    auto_migrate_to_this_phase: true\n").replace(
             "max_submissions: 3", "max_submissions: 0")
-    path = rewrite(toy_bundles.codabench, tmp_path / "closed.zip", closed)
+    # Force_Last: with Add, Codabench leaves the migrated submissions off the leaderboard (checked live)
+    path = rewrite(toy_bundles.codabench, tmp_path / "closed.zip",
+                   lambda y: closed(y).replace("submission_rule: Add", "submission_rule: Force_Last"))
     _, findings = validate.validate(str(path), replay=False)
     assert [f for f in findings if f.severity != "note"] == [], findings
     assert [f for f in findings if "takes no submission of its own" in f.message]
+    _, findings = validate.validate(str(rewrite(toy_bundles.codabench, tmp_path / "add.zip", closed)), replay=False)
+    assert [(f.severity, f.where, f.message) for f in findings if f.severity != "note"] == [
+        ("warning", "phases.1", "submissions migrated into this phase are scored but not put on its leaderboard: with "
+                                "submission_rule Add each participant must add them")]
 
 
 def test_bundle_file_name_over_64_characters(toy_bundles, tmp_path):

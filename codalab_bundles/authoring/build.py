@@ -25,7 +25,7 @@ import jinja2
 import yaml
 
 from .. import loading, replay, resources
-from . import render, taskdef, tracks
+from . import private_items, render, taskdef, tracks
 from ..platforms import codabench_model
 from ..zips import pack
 from .taskdef import ROOT
@@ -67,6 +67,8 @@ def check_columns_scored(task):
     """Every leaderboard column must be a key the program writes (but the columns computed from others): else it
     stays empty for every submission."""
     declared = declared_score_keys(task)
+    if task.private_ids:  # a split with private items: the ranking score's private figure (private_items.py)
+        declared = declared + [private_items.PRIVATE_PREFIX + task.columns[0].key]
     empty = [column.key for column in task.columns if column.key not in declared and not column.computation]
     if empty:
         raise BuildError("leaderboard column(s) %s get no score: the scoring program writes %s"
@@ -140,10 +142,11 @@ def _run_hooks(ctx, derive, program, workdir):
     return public, kit
 
 
-def reference_entries(task, split, derive=None, folder=None):
+def reference_entries(task, split, derive=None, folder=None, mode=""):
     """The files of the split's reference zip: the gold as it is, plus GOLD_PUBLIC_MARKER when task.yaml says
     gold_public: true for it, plus the files the task's ``reference_files`` hook derives from it (replacing files of
-    the same name). ``folder``: a track's own gold for the split, instead of the task's."""
+    the same name), plus the marks of its private items and of the phases' ``mode`` (private_items.py).
+    ``folder``: a track's own gold for the split, instead of the task's."""
     entries = pack.directory_entries(folder or task.split_dirs[split])
     if hasattr(derive, "reference_files"):
         ctx = _split_context(task, split)
@@ -160,7 +163,12 @@ def reference_entries(task, split, derive=None, folder=None):
                          "or set it" % (split, folder or task.split_dirs[split], GOLD_PUBLIC_MARKER, split))
     if task.gold_public[split] and not marked:
         entries = sorted(entries + [(GOLD_PUBLIC_MARKER, GOLD_PUBLIC_TEXT)])
-    return entries
+    marks = private_items.reference_marks(task, split, mode)
+    clash = sorted(set(name for name, _ in marks) & set(name.rsplit("/", 1)[-1] for name, _ in entries))
+    if clash:
+        raise BuildError("split %r: %s holds %s, which the build writes from task.yaml (private:, private_scores, "
+                         "blind): remove the file" % (split, folder or task.split_dirs[split], ", ".join(clash)))
+    return sorted(entries + marks) if marks else entries
 
 
 def track_programs(task, program):
@@ -181,28 +189,37 @@ def bundle_files(task):
     program = program_entries(task)
     derive = _load_derive(task)
     files = {"reference": {}, "public": {}, "kit": {}}
+    modes = private_items.reference_modes(task)
     data = []
-    # the task's gold of a split: for the CodaLab bundle, and for the Codabench tasks that score against it
-    used = set(t.split for t in task.codabench_tasks if t.reference_data == "reference_%s.zip" % t.split)
+    # the task's gold of a split, with each mark its phases use (private_items.py): for the CodaLab bundle, and for
+    # the Codabench tasks that score against it
+    used = set((t.split, t.mode) for t in task.codabench_tasks
+               if t.reference_data == private_items.reference_name(t.split, t.mode))
     if task.built_v15:
-        used = set(task.splits)
+        used = set((p.split, private_items.phase_mode(p)) for p in task.phases)
     with tempfile.TemporaryDirectory(prefix="build-%s-" % task.name) as workdir, \
             concurrent.futures.ThreadPoolExecutor(1) as pool:
         for split in task.splits:
             # The reference zip is compressed in another thread while this one runs the derive hooks (zlib lets
             # it): a large gold takes seconds to compress. The hooks themselves run one at a time, in order.
-            reference = pool.submit(pack.zip_entries, reference_entries(task, split, derive)) if split in used \
-                else None
+            first = [mode for mode in modes[split] if (split, mode) in used][:1]
+            reference = pool.submit(pack.zip_entries, reference_entries(task, split, derive, mode=first[0])) \
+                if first else None
             public, kit = derive_split(task, split, derive, program, workdir) if derive is not None else (None, None)
             if reference is not None:
-                files["reference"][split] = "reference_%s.zip" % split
+                files["reference"][split] = private_items.reference_name(split, first[0])
                 data.append((files["reference"][split], reference.result()))
+            for mode in [m for m in modes[split] if (split, m) in used and m not in first]:  # the split's other marks
+                data.append((private_items.reference_name(split, mode),
+                             pack.zip_entries(reference_entries(task, split, derive, mode=mode))))
             if public is not None:
                 files["public"][split] = "public_data_%s.zip" % split
                 data.append((files["public"][split], public))
             if kit is not None:
                 files["kit"][split] = "starting_kit_%s.zip" % split
                 data.append((files["kit"][split], kit))
+    files["phase_reference"] = dict((p.number, private_items.reference_name(p.split, private_items.phase_mode(p)))
+                                    for p in task.phases)  # the v1.5 bundle's phases
     entries = [("logo.png", task.logo.read_bytes())]
     for key, name in render.page_files(task):
         try:

@@ -17,6 +17,7 @@ import yaml
 
 from .. import schema_check
 from ..platforms import fact_sheet
+from . import private_items
 from . import tracks as track_rules
 
 ROOT = Path(__file__).resolve().parents[2]  # this repository: the seeded tasks' competition folder
@@ -63,7 +64,7 @@ class Phase(object):
         self.options.update((k, v) for k, v in spec.items()
                             if k not in ("label", "description", "start", "end", "split", "auto_migrate_to_this_phase",
                                       "tracks")
-                            + CODABENCH_PHASE)
+                            + CODABENCH_PHASE + ("private_scores", "blind"))
         # The Codabench phase's settings beyond dates, limits and data, in the order they are written: task.yaml's
         # auto_migrate_to_this_phase (CodaLab's auto_migration is the same setting: either name, true), and the
         # hide_* keys, hide_output true for CodaLab's hide_results unless task.yaml sets hide_output itself.
@@ -77,6 +78,9 @@ class Phase(object):
         if spec.get("leaderboard_management_mode") == "hide_results":
             hides.setdefault("hide_output", True)
         self.codabench += [(key, hides[key]) for key in CODABENCH_PHASE if key in hides]
+        # a phase whose program also writes the private figures (after the deadline), or withholds every score
+        self.private_scores = bool(spec.get("private_scores", False))
+        self.blind = bool(spec.get("blind", False))
         self.tracks = []  # the task's tracks this phase scores (Task sets them; none for a task without tracks)
 
 
@@ -148,6 +152,22 @@ class Task(object):
                                 for split in split_dirs)
         # Codabench only: the questions asked with every submission (codalab_bundles/platforms/fact_sheet.py)
         self.fact_sheet = fact_sheet.from_task(spec.get("fact_sheet"))
+        # Public and private items of a split's gold, and the reveal (bundles/README.md, "Private test scores"):
+        # {split: the private items' ids} (private_items.py reads them), and whether the organizer has revealed
+        # the private columns and the blind phases.
+        self.private_ids = {}
+        self.reveal = bool(spec.get("reveal", False))
+        # a private column is hidden until the reveal, unless task.yaml says otherwise
+        for column in list(self.columns) + list(self.board):
+            if column.hidden is None and column.key.startswith("private_") and spec.get("private") and not self.reveal:
+                column.hidden = True
+        for phase in self.phases:  # a blind phase hides its outputs until the reveal, unless task.yaml says otherwise
+            hides = dict(phase.codabench)
+            if phase.blind and not self.reveal:
+                for key in ("hide_prediction_output", "hide_score_output"):
+                    hides.setdefault(key, True)
+            phase.codabench = [(key, hides[key]) for key in ("auto_migrate_to_this_phase",) + CODABENCH_PHASE
+                               if key in hides]
 
     @property
     def splits(self):
@@ -337,6 +357,7 @@ def load_task(name: str, reference_overrides: dict | None = None, bundles_dir=BU
 
     unknown = sorted(set(spec.get("gold_public") or {}) - set(p["split"] for p in phases))
     _check(not unknown, "%s: gold_public names splits no phase uses: %s" % (where, ", ".join(unknown)))
+    private_items.check_declaration(spec, where, _check)
 
     overrides = dict(reference_overrides or {})
     declared = spec.get("splits") or {}
@@ -356,6 +377,12 @@ def load_task(name: str, reference_overrides: dict | None = None, bundles_dir=BU
         task = Task(name, spec, folder, split_dirs)
     except track_rules.TrackError as exc:
         raise TaskDefinitionError("%s: %s" % (where, exc))
+    try:
+        private_items.load(task, where)
+    except private_items.PrivateItemsError as exc:
+        raise TaskDefinitionError(str(exc))
+    if not task.tracks:  # one Codabench task per split and mark (private_items.py)
+        task.codabench_tasks = private_items.codabench_tasks(task, track_rules.CodabenchTask)
     _check(not ((task.scoring_program / "evaluate.py").is_file() and (task.scoring_program / "scoring.json").is_file()),
            "%s holds both scoring.json (the generic program's configuration) and evaluate.py (a program of its own), "
            "and only one can score: remove scoring.json to score with evaluate.py, or evaluate.py to keep the generic "

@@ -19,6 +19,8 @@ import json
 from pathlib import Path
 from typing import List, Optional
 
+from .private_items import phase_mode
+
 LIMIT = 36  # Codabench's Column.title and Column.key hold 36 characters
 ELLIPSIS = "\u2026"
 SITE_COMPUTATIONS = ("avg", "sum", "min", "max")  # Column.COMPUTATION_CHOICES at c7dbc756
@@ -240,7 +242,7 @@ def codabench_tasks(task) -> List[CodabenchTask]:
 
 def phase_task_indexes(task, phase) -> List[int]:
     return [t.index for t in task.codabench_tasks if t.split == phase.split
-            and (t.track is None or t.track in phase.tracks)]
+            and (t.track is None or t.track in phase.tracks) and getattr(t, "mode", "") == phase_mode(phase)]
 
 
 def check_rule(task) -> None:

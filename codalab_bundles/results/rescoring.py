@@ -41,8 +41,10 @@ def same_stored(a: float, b: float) -> bool:
     return round(a, STORED_DECIMALS) == round(b, STORED_DECIMALS)
 
 
-def audit(runs: List[Run], columns) -> List[str]:
-    """Lines naming each run whose site-stored score (or status) differs from the local one."""
+def audit(runs: List[Run], columns, only_stored: bool = False) -> List[str]:
+    """Lines naming each run whose site-stored score (or status) differs from the local one; ``only_stored``: the
+    runs were scored as another phase scores them (a private figure), so a score the site never stored is no
+    difference."""
     lines = []
     keys = [c.key for c in columns if c.computation != rescore.AVG_RANK]  # computed ones as the site computes them
     for run in runs:
@@ -54,7 +56,7 @@ def audit(runs: List[Run], columns) -> List[str]:
             continue
         for key in keys:
             site, local = run.stored.get(key), run.scores.get(key)
-            if site is None and local is None:
+            if site is None and (local is None or only_stored):
                 continue
             if site is None or local is None or not same_stored(site, local):
                 lines.append("submission %s (%s): %s stored by the site %s, scored here %s" % (

@@ -7,8 +7,11 @@ out and why, and the leaderboard's hidden columns. The participants' variant (``
 """
 from __future__ import annotations
 
+import io
 import os
+import re
 import tempfile
+import zipfile
 from typing import List, Optional
 
 from .. import replay
@@ -31,6 +34,22 @@ def hidden_keys(bundle) -> set:
     return set(str(c.get("key")) for c in board.get("columns") or [] if isinstance(c, dict) and c.get("hidden"))
 
 
+def private_phase(bundle, number: int) -> int:
+    """The number of the bundle's phase that writes the private figures of phase ``number``'s split: its reference
+    is the split's reference_<split>_full.zip (authoring/private_items.py), holding private_scoring.txt."""
+    own = bundle.phase(number).reference_data or ""
+    split = re.sub(r"^reference_|(_withheld|_full)?\.zip$", "", own)
+    wanted = "reference_%s_full.zip" % split
+    for phase in bundle.phases:
+        if phase.reference_data == wanted:
+            with zipfile.ZipFile(bundle.path) as archive, \
+                    zipfile.ZipFile(io.BytesIO(archive.read(wanted))) as reference:
+                if "private_scoring.txt" in reference.namelist():
+                    return phase.number
+    raise ResultsError("--private: no phase of %s writes the private figures of phase %d's gold (task.yaml's "
+                       "private: and a phase's private_scores)" % (bundle.path, number))
+
+
 class Results(object):
     """Everything a table is made from."""
 
@@ -48,19 +67,24 @@ def compute(bundle_path: str, runs: List[Run], phase: Optional[int] = None, rule
             site_rule: Optional[str] = None, by: Optional[str] = None, shown: Optional[List[str]] = None,
             settings: Optional[significance.Settings] = None, jobs: int = 1, progress_stream=None,
             title: Optional[str] = None, skipped: Optional[List[str]] = None,
-            significance_teams: Optional[int] = None, avg_ranks=(), site_order: Optional[List[str]] = None
-            ) -> Results:
+            significance_teams: Optional[int] = None, avg_ranks=(), site_order: Optional[List[str]] = None,
+            private: bool = False) -> Results:
     """Score ``runs`` with the bundle's phase and make the table. ``rule``: best, last or chosen (default: the
     site's ``site_rule``, else best); ``by``: a column key to rank by instead of the leaderboard's; ``shown``: the
     column keys to show (default all); ``settings``: None for no intervals and clusters; ``significance_teams``:
     intervals and clusters for the first N rows only (their pairs grow as N squared). ``avg_ranks``: KEY=COL,COL
     texts, average-rank columns computed over the table's rows (each team's counted run, chosen by the
     leaderboard's ranking column); ``site_order``: the teams in the order the site's leaderboard shows them (a note
-    says where the table's order differs)."""
+    says where the table's order differs); ``private``: score the runs as the bundle's phase that writes the
+    private figures of the phase's split, and rank them by the private figure (the runs counted as the rule counts
+    them on the public figure)."""
     bundle = replay.Bundle(bundle_path)
-    number = bundle.phase(phase).number
+    number = scored_as = bundle.phase(phase).number
     columns, ranking = rescore.leaderboard(bundle)
     columns = columns + rescore.avg_rank_columns(avg_ranks, columns)
+    if private:
+        scored_as = private_phase(bundle, number)
+        by = by or "private_" + ranking.key
     every_column = columns  # scored and audited whatever --columns shows
     by_key = {c.key: c for c in columns}
     key_column = ranking
@@ -81,11 +105,12 @@ def compute(bundle_path: str, runs: List[Run], phase: Optional[int] = None, rule
     else:
         rule_source = "asked for"
     by_rank = key_column.computation == rescore.AVG_RANK
-    if by is not None and by != ranking.key and not by_rank:
+    if by is not None and by != ranking.key and not by_rank and not private:
         rule, rule_source = "best", "a table by %s: each team's best run on it" % by
-    rescoring.score_runs(bundle.path, number, runs, every_column, jobs, progress_stream)
+    rescoring.score_runs(bundle.path, scored_as, runs, every_column, jobs, progress_stream)
     rows = standings.standings(runs, ranking.key if by_rank else key_column.key,
-                               ranking.sorting if by_rank else key_column.sorting, rule)
+                               ranking.sorting if by_rank else key_column.sorting, rule,
+                               (ranking.key, ranking.sorting) if private else None)
     rescore.fill_average_ranks([row.scores for row in rows], every_column, every_column)
     if by_rank:
         rows = standings.rerank([row for row in rows if key_column.key in row.scores], key_column.key,
@@ -101,7 +126,8 @@ def compute(bundle_path: str, runs: List[Run], phase: Optional[int] = None, rule
     elif settings is not None and len(tested) > 1:
         with tempfile.TemporaryDirectory(prefix="results-") as workdir:
             try:
-                analysis = significance.analyse(bundle.path, number, tested, key_column.key, settings, workdir, jobs)
+                analysis = significance.analyse(bundle.path, scored_as, tested, key_column.key, settings, workdir,
+                                                jobs)
             except (significance.SignificanceError, rescore.RescoreError) as exc:
                 notes.append("No intervals or clusters: %s." % str(exc).rstrip("."))
     if analysis is not None:
@@ -109,7 +135,10 @@ def compute(bundle_path: str, runs: List[Run], phase: Optional[int] = None, rule
             row.interval, row.cluster = interval, cluster
         if len(tested) < len(rows):
             notes.append("Intervals and clusters for the first %d teams only." % len(tested))
-    audit = rescoring.audit(runs, every_column)
+    audit = rescoring.audit(runs, every_column, only_stored=scored_as != number)
+    if private:
+        notes.append("Scored as phase %d scores them (with the private items' figures); counted by the rule on %s, "
+                     "ranked by %s." % (scored_as, ranking.key, key_column.key))
     found = Results(title or bundle.spec.get("title") or os.path.basename(bundle_path), columns, key_column, ranking,
                     rows, rule, rule_source, analysis, audit, standings.left_out(runs, rows), list(skipped or []),
                     notes, runs, hidden_keys(bundle))

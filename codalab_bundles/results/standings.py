@@ -58,14 +58,18 @@ def counted(runs: List[Run], rule: str, key: str, sorting: str) -> Optional[Run]
     return best
 
 
-def standings(runs: List[Run], key: str, sorting: str, rule: str) -> List[Row]:
-    """One Row per team with a counted run, best first (then by team name), ranked."""
+def standings(runs: List[Run], key: str, sorting: str, rule: str, choose=None) -> List[Row]:
+    """One Row per team with a counted run, best first (then by team name), ranked. ``choose``: (key, sorting) the
+    rule picks the counted run by, when not the ranking's (a private leaderboard: the run the public figure chose,
+    ranked by its private figure)."""
     teams = {}
     for run in runs:
         teams.setdefault(run.team, []).append(run)
+    pick_key, pick_sorting = choose or (key, sorting)
     rows = [Row(team, chosen, sorted(team_runs, key=lambda r: r.order))
             for team, team_runs in teams.items()
-            for chosen in [counted(team_runs, rule, key, sorting)] if chosen is not None]
+            for chosen in [counted(team_runs, rule, pick_key, pick_sorting)] if chosen is not None and key in
+            chosen.scores]
 
     def order(row):
         value = round(row.scores[key], STORED_DECIMALS)

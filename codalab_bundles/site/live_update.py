@@ -6,10 +6,14 @@ max_submissions_per_person, dates as codabench_model stores them) and compared f
 GET /api/competitions/<id>/. Changes it can make safely are applied only when asked: phase names, descriptions,
 dates and limits (PATCH /api/phases/<id>/), the title, description, terms, pages and fact sheet (PATCH
 /api/competitions/<id>/, which the site's update view only takes with the competition's whitelist_emails; answers
-already given stay as they were). What it cannot make safely is
-refused with the reason: adding or removing phases or pages (their ids, submissions and migrations hang on them),
-leaderboard columns once a submission exists (scores are stored per column, by key), and scoring programs or data
-(Codabench keeps them as datasets of the tasks, not comparable by file here: re-publish for those).
+already given stay as they were), and what is shown or hidden: a phase's hide_output, hide_score_output and
+hide_prediction_output (PATCH /api/phases/<id>/), the leaderboard's and its columns' hidden flags (PATCH
+/api/competitions/<id>/ with the leaderboard, every column by its id, and the phases as they are live, as the
+site's editor sends them; checked on the local Codabench: the ids, the phases and the stored scores stay). What it
+cannot make safely is refused with the reason: adding or removing phases or pages (their ids, submissions and
+migrations hang on them), leaderboard columns once a submission exists (scores are stored per column, by key), and
+scoring programs or data (Codabench keeps them as datasets of the tasks, not comparable by file here: re-publish
+for those).
 """
 import zipfile
 
@@ -21,6 +25,8 @@ from .publish import api_instant, show
 PHASE_FIELDS = (("name", "name"), ("description", "description"),
                 ("max_submissions_per_day", "max_submissions_per_day"),
                 ("max_submissions", "max_submissions_per_person"), ("execution_time_limit", "execution_time_limit"))
+# What a phase hides from its participants: safe to change at any time (the reveal of a blind phase).
+HIDE_FIELDS = ("hide_output", "hide_prediction_output", "hide_score_output")
 
 
 class Change(object):
@@ -58,6 +64,7 @@ def bundle_view(path):
                 default = {"max_submissions_per_day": 5, "max_submissions": 100, "execution_time_limit": 600}.get(key)
                 view[live_key] = source.get(key, default) if key not in ("name", "description") else \
                     (source.get(key) or "").strip()
+            view.update((key, bool(source.get(key, False))) for key in HIDE_FIELDS)
             phases.append(view)
         board = (spec.get("leaderboards") or [{}])[0]
         names = dict((t.get("index"), t.get("name")) for t in spec.get("tasks") or [] if isinstance(t, dict))
@@ -71,7 +78,13 @@ def bundle_view(path):
                 "phases": phases,
                 "columns": [(c.get("key"), c.get("title"), c.get("index"), c.get("sorting", "desc"),
                              c.get("precision", 2)) for c in board.get("columns") or []],
-                "fact_sheet": spec.get("fact_sheet") or None})
+                "fact_sheet": spec.get("fact_sheet") or None, "hidden": _hidden(board)})
+
+
+def _hidden(board):
+    """(whether the leaderboard is hidden, [(column key, whether it is hidden)]): what the reveal changes."""
+    return (bool(board.get("hidden", False)),
+            [(c.get("key"), bool(c.get("hidden", False))) for c in board.get("columns") or [] if isinstance(c, dict)])
 
 
 def _ranking(board):
@@ -92,6 +105,7 @@ def live_view(competition):
         for _, live_key in PHASE_FIELDS:
             view[live_key] = phase.get(live_key) if live_key not in ("name", "description") else \
                 (phase.get(live_key) or "").strip()
+        view.update((key, bool(phase.get(key, False))) for key in HIDE_FIELDS)
         phases.append(view)
     boards = competition.get("leaderboards") or [{}]
     columns = sorted((boards[0] or {}).get("columns") or [], key=lambda c: c.get("index", 0))
@@ -108,7 +122,8 @@ def live_view(competition):
             "phase_tasks": [[t.get("name") for t in p.get("tasks") or [] if isinstance(t, dict)]
                             for p in sorted(competition.get("phases") or [], key=lambda p: p.get("index", 0))]
             if all("tasks" in p for p in competition.get("phases") or []) else None,  # None: the site says nothing
-            "whitelist_emails": competition.get("whitelist_emails") or []}
+            "whitelist_emails": competition.get("whitelist_emails") or [],
+            "hidden": _hidden(dict((boards[0] or {}), columns=columns)), "competition": competition}
 
 
 def changes(bundle, live, competition_id):
@@ -137,7 +152,8 @@ def changes(bundle, live, competition_id):
     else:
         for number, (want, got) in enumerate(zip(bundle["phases"], live["phases"]), 1):
             fields = [f for f in ("name", "description", "start", "end", "max_submissions_per_day",
-                                  "max_submissions_per_person", "execution_time_limit") if want[f] != got[f]]
+                                  "max_submissions_per_person", "execution_time_limit") + HIDE_FIELDS
+                      if want[f] != got[f]]
             patch = dict((f, want[f].strftime("%Y-%m-%dT%H:%M:%SZ") if hasattr(want[f], "strftime") else want[f])
                          for f in fields)
             call = ("PATCH", "/api/phases/%s/" % got["id"], patch)  # one call per phase
@@ -148,6 +164,10 @@ def changes(bundle, live, competition_id):
             "leaderboard columns are changed in the site's editor (or publish a new competition)"
         found.append(Change("leaderboard columns", ", ".join(c[0] for c in live["columns"]),
                             ", ".join(c[0] for c in bundle["columns"]), refused=why))
+    elif bundle.get("hidden") != live.get("hidden") and bundle.get("hidden") and live.get("hidden"):
+        # Shown or hidden is display only (the scores stay stored per column): safe with submissions. Made before
+        # the phases' changes, since the call carries the phases as they are live.
+        found[:0] = _hidden_changes(bundle["hidden"], live, competition_id)
     if bundle.get("fact_sheet") != live.get("fact_sheet"):
         # compared as mappings: the site keeps the questions in PostgreSQL's jsonb order, not the bundle's
         found.append(Change("fact_sheet", _questions(live.get("fact_sheet"), bundle.get("fact_sheet")),
@@ -168,6 +188,32 @@ def changes(bundle, live, competition_id):
         for change in found:
             if change.apply and change.apply[0] == "competition":
                 change.apply = ("PATCH", "/api/competitions/%s/" % competition_id, competition_patch)
+    return found
+
+
+def _hidden_changes(wanted, live, competition_id):
+    """[Change] showing or hiding the leaderboard and its columns, all made in one call: the competition's update,
+    as the site's editor makes it (the first leaderboard with every column by id, so none is deleted, and the
+    phases as they are live, which the view requires)."""
+    competition = live["competition"]
+    board = dict((competition.get("leaderboards") or [{}])[0])
+    board["hidden"] = wanted[0]
+    hide = dict(wanted[1])
+    board["columns"] = [dict(c, hidden=hide.get(c.get("key"), c.get("hidden"))) for c in board.get("columns") or []]
+    phases = []
+    for phase in competition.get("phases") or []:
+        phase = dict(phase)
+        phase["tasks"] = [{"task": t.get("task"), "phase": t.get("phase"), "order_index": t.get("order_index")}
+                          for t in phase.get("tasks") or []]
+        phases.append(phase)
+    call = ("PATCH", "/api/competitions/%s/" % competition_id,
+            {"leaderboards": [board], "phases": phases, "whitelist_emails": live["whitelist_emails"]})
+    found = []
+    if wanted[0] != live["hidden"][0]:
+        found.append(Change("leaderboard hidden", live["hidden"][0], wanted[0], call))
+    was = dict(live["hidden"][1])
+    found.extend(Change("column %s hidden" % key, was.get(key), hidden, call) for key, hidden in wanted[1]
+                 if was.get(key) != hidden)
     return found
 
 

@@ -17,6 +17,7 @@ from .stored_rules import codabench_stored
 from .v15_rules import (v1_codabench_import, v1_codabench_names, v1_files, v1_leaderboard, v1_phase_numbers,
                         v1_phase_order)
 from .v2_rules import v2_files, v2_structure
+from .exposure_rules import v2_exposure
 
 # Codabench's limit on the bundle's own file name (models at c7dbc756: Data.file_name; the upload is refused with
 # HTTP 400 beyond it).
@@ -32,6 +33,7 @@ CHECKS = [
     ("v1-codabench-names", "1", ("codabench",), v1_codabench_names),
     ("v2-files", "2", ("codabench",), v2_files),
     ("v2-structure", "2", ("codabench",), v2_structure),
+    ("v2-exposure", "2", ("codabench",), v2_exposure),
     ("v2-fact-sheet", "2", ("codabench",), v2_fact_sheet),
     ("codabench-stored", None, ("codabench",), codabench_stored),
     ("unknown-keys", None, ("codabench",), unknown_keys),

@@ -75,9 +75,13 @@ class Result(object):
     items: the per-item statistics of the ranking score (an Items), or a function returning them (built only when
         asked for: --per-item, --ci, --compare, or the page of a public gold); None when the task has none.
     program: the program's name in the signature, when ``main`` was not told it (the generic kinds).
+    private_keys: keys of scores written to scores.txt and scores.json only, never printed nor on the page
+        (scoring_private's private figure; participants read the log and the page).
     scores may also be a dict {key: value} (in its order). The runtime checks every field's type (check_result)
     before using any: a wrong one is the scoring program's error, one message and no scores.
     """
+
+    private_keys = ()
 
     def __init__(self, scores, html=None, notes=(), hidden_gold_html=None, warnings=(), items=None, program=None):
         if isinstance(scores, dict):
@@ -244,6 +248,13 @@ def check_result(result):
 
 # The builder writes this file into the reference data of a split whose task.yaml says gold_public: true.
 GOLD_PUBLIC_MARKER = "gold_is_public.txt"
+# Files the builder writes into the reference data of a split with private items, and of a phase that writes the
+# private figures or withholds every figure (scoring_private.py says what each one makes a run write).
+PRIVATE_IDS = "private_ids.txt"
+PRIVATE_SCORING = "private_scoring.txt"
+SCORES_WITHHELD = "scores_withheld.txt"
+# Files of the reference data that are not the gold: left out of the gold's SHA-256 (the signature).
+NOT_GOLD = (GOLD_PUBLIC_MARKER, PRIVATE_IDS, PRIVATE_SCORING, SCORES_WITHHELD)
 
 # The rule for a split whose gold is not public (Codabench shows detailed results to everyone by default).
 HIDDEN_GOLD_RULE = (

@@ -11,6 +11,7 @@ Python 3.6+ and the standard library only, as the rest of the runtime.
 import os
 import sys
 
+import scoring_private
 import scoring_run
 import scoring_tracks
 from scoring_base import gold_is_public
@@ -50,6 +51,7 @@ def _platform_main(score, title, program, derived, argv):
             os.remove(os.path.join(output_dir, stale))
     gold_hash = scoring_run.GoldHash(ref_dir, derived)
     result, message = scoring_run.run_score(score, ref_dir, res_dir)
+    result, message = scoring_private.split(result, message, ref_dir, title)  # public/private items, blind
     result, message = scoring_tracks.keep_track(result, message)  # a track's program keeps its track's scores
     gold_hash.join()
     if result is not None:

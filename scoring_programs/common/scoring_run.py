@@ -17,7 +17,7 @@ from collections import OrderedDict
 
 import signature as signatures
 from report_html import add_to_page, page, paragraph, section, table
-from scoring_base import (GOLD_PUBLIC_MARKER, HIDDEN_GOLD_RULE, VERSION, ReferenceDataError, ScoringProgramError,
+from scoring_base import (HIDDEN_GOLD_RULE, NOT_GOLD, VERSION, ReferenceDataError, ScoringProgramError,
                           SubmissionError, check_result, format_score, is_stray, plural, result_items)
 
 SCORES_TXT = "scores.txt"
@@ -103,7 +103,8 @@ def page_for(title, result, public, signature=None):
         items = result_items(result)
         extra = [items_section(items)] if items is not None else []
     else:
-        html, extra = result.hidden_gold_html or _scores_page(title, result.scores), []
+        shown = [(key, value) for key, value in result.scores if key not in result.private_keys]
+        html, extra = result.hidden_gold_html or _scores_page(title, shown), []
     if signature is not None:
         extra.append(signature_paragraph(signature))
     return add_to_page(html, extra)
@@ -123,7 +124,7 @@ class GoldHash(threading.Thread):
         self.start()
 
     def _ignored(self, name):
-        return name == GOLD_PUBLIC_MARKER or is_stray(name) or name.endswith(self.derived)
+        return name in NOT_GOLD or is_stray(name) or name.endswith(self.derived)
 
     def run(self):
         try:
@@ -185,7 +186,8 @@ def without_gc(run):
 def print_result(result, signature=None):
     """The scores, the notes and the signature on stdout (the platform's scoring log), warnings on stderr."""
     for key, value in result.scores:
-        sys.stdout.write("%s: %s\n" % (key, format_score(value)))
+        if key not in result.private_keys:
+            sys.stdout.write("%s: %s\n" % (key, format_score(value)))
     for note in result.notes:
         sys.stdout.write(note + "\n")
     if signature is not None:
