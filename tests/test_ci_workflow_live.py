@@ -11,7 +11,6 @@ read back from the site. A leaderboard column renamed (refused: listed, the run 
 a gold changed (that task is not updated at all until ``--accept``)."""
 import json
 import os
-import shutil
 import subprocess
 import sys
 
@@ -21,7 +20,7 @@ from codalab_bundles import __version__
 from codalab_bundles.site import codabench_api
 from conftest import ROOT
 from test_codabench_live import URL, WHY
-from test_installed_package import SOURCES
+from test_installed_package import build_wheel
 
 pytestmark = pytest.mark.skipif(URL is None, reason="needs a running Codabench: %s" % WHY)
 
@@ -39,19 +38,7 @@ def _account():
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
     """A wheel of this repository, as tests/test_installed_package.py builds it."""
-    pytest.importorskip("wheel", reason="building the wheel needs the wheel package (requirements-test.txt)")
-    base = tmp_path_factory.mktemp("ci-wheel")
-    source = base / "source"
-    for name in SOURCES:
-        origin, target = ROOT / name, source / name
-        if origin.is_dir():
-            shutil.copytree(str(origin), str(target), ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "tests"))
-        else:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(str(origin), str(target))
-    subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--no-build-isolation", "-q",
-                    "-w", str(base / "wheels")], check=True, capture_output=True)
-    return next((base / "wheels").glob("codalab_bundles-*.whl"))
+    return build_wheel(tmp_path_factory.mktemp("ci-wheel"))
 
 
 def _git(folder, *args):

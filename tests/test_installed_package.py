@@ -22,11 +22,9 @@ SOURCES = ["pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "codalab_bu
     [source for source, _ in resources.SHIPPED_FILES]
 
 
-@pytest.fixture(scope="module")
-def tool(tmp_path_factory):
-    """The installed codalab-bundles command, and an environment without this repository on any path."""
+def build_wheel(base):
+    """A wheel of this repository built in ``base`` (from a copy of what it ships, so no build/ lands here)."""
     pytest.importorskip("wheel", reason="building the wheel needs the wheel package (requirements-test.txt)")
-    base = tmp_path_factory.mktemp("package")
     source = base / "source"
     for name in SOURCES:
         origin, target = ROOT / name, source / name
@@ -38,11 +36,18 @@ def tool(tmp_path_factory):
     wheels = base / "wheels"
     subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--no-build-isolation", "-q",
                     "-w", str(wheels)], check=True, capture_output=True)
+    return next(wheels.glob("codalab_bundles-*.whl"))
+
+
+@pytest.fixture(scope="module")
+def tool(tmp_path_factory):
+    """The installed codalab-bundles command, and an environment without this repository on any path."""
+    base = tmp_path_factory.mktemp("package")
+    wheel = build_wheel(base)
     venv = base / "venv"
     # the runtime requirements come from this interpreter's site-packages; the tool itself only from the wheel
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
     python = venv / "bin" / "python"
-    wheel = next(wheels.glob("codalab_bundles-*.whl"))
     subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)], check=True,
                    capture_output=True)
     env = dict((k, v) for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME"))

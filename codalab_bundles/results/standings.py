@@ -70,23 +70,12 @@ def standings(runs: List[Run], key: str, sorting: str, rule: str, choose=None) -
             for team, team_runs in teams.items()
             for chosen in [counted(team_runs, rule, pick_key, pick_sorting)] if chosen is not None and key in
             chosen.scores]
-
-    def order(row):
-        value = round(row.scores[key], STORED_DECIMALS)
-        return (value if sorting == "asc" else -value, row.team.lower(), row.team)
-
-    rows.sort(key=order)
-    previous = None
-    for number, row in enumerate(rows, 1):
-        value = round(row.scores[key], STORED_DECIMALS)
-        if value != previous:
-            rank, previous = number, value
-        row.rank = rank
-    return rows
+    return rerank(rows, key, sorting)
 
 
 def rerank(rows: List[Row], key: str, sorting: str) -> List[Row]:
-    """The rows sorted by ``key`` (a column computed over the rows, as an average rank) and ranked again."""
+    """The rows sorted by ``key`` (best first, then by team name) and ranked: equal stored values share a rank
+    (1, 2, 2, 4). Also for a column computed over the rows, as an average rank."""
     def order(row):
         value = round(row.scores[key], STORED_DECIMALS)
         return (value if sorting == "asc" else -value, row.team.lower(), row.team)
