@@ -134,7 +134,8 @@ def test_common_modules_import_one_another_without_a_cycle():
 def test_the_layers_of_the_runtime():
     """Where each module sits, lowest first. A change here is a change of the runtime's design: say why."""
     assert layers(import_graph(COMMON)) == [
-        ["class_f1", "fast_csv", "report_html", "resampling", "signature"],
+        # scoring_limits: the organizer's size limit on a submission, checked before anything of it is read
+        ["class_f1", "fast_csv", "report_html", "resampling", "scoring_limits", "signature"],
         ["scoring_base"],
         # scoring_private: what the builder's marks of public/private items and withheld scores make a run write
         ["char_offsets", "json_stream", "scoring_private", "scoring_run"],

@@ -34,6 +34,7 @@ COMMON = resources.COMMON
 GOLD_PUBLIC_MARKER = "gold_is_public.txt"  # read by scoring_runtime.gold_is_public
 GOLD_PUBLIC_TEXT = b"The gold of this split is public: detailed results may show gold items.\n"
 METADATA = "command: python3 $program/evaluate.py $input $output\n"
+LIMIT_FILE = "submission_limit.json"  # scoring_limits.LIMIT_FILE
 # Kept out of the built program: tests, and the score keys it declares for the build (the program knows its keys).
 _PROGRAM_SKIP = re.compile(r"(^|/)(tests?|__pycache__)(/|$)|\.pyc$|^score_keys\.txt$")
 GENERIC = resources.GENERIC  # the generic scoring programs, configured by a task's scoring.json
@@ -83,6 +84,11 @@ def program_entries(task):
         raise BuildError("%s must contain exactly %r (CodaLab reads every other key as a URL to download)"
                          % (metadata, METADATA))
     entries = dict((name, data) for name, data in pack.directory_entries(folder) if not _PROGRAM_SKIP.search(name))
+    if task.max_submission_mb is not None:  # read by the runtime's scoring_limits before any of a submission
+        if LIMIT_FILE in entries:
+            raise BuildError("%s/%s is written by the build from task.yaml's max_submission_mb: remove the file"
+                             % (folder, LIMIT_FILE))
+        entries[LIMIT_FILE] = (json.dumps({"max_mb": task.max_submission_mb}) + "\n").encode("utf-8")
     shared = [COMMON] + ([GENERIC] if (folder / "scoring.json").is_file() else [])
     for name, data in [entry for source in shared for entry in pack.directory_entries(source)]:
         if name.endswith(".py"):

@@ -115,6 +115,7 @@ class Task(object):
         self.competition_type = spec.get("competition_type", "competition")
         self.contact_email = spec.get("contact_email")
         self.queue = (spec.get("queue") or "").strip() or None  # Codabench only: the vhost of a custom queue
+        self.max_submission_mb = spec.get("max_submission_mb")  # None: no limit (scoring_limits.py)
         self.forum_enabled = bool(spec.get("forum_enabled", True))
         self.show_detailed_results_in_leaderboard = bool(spec.get("show_detailed_results_in_leaderboard", True))
         # [(key, value)] of CODABENCH_TOP that task.yaml sets (reward: null is the default, not written)

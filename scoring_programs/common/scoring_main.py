@@ -11,6 +11,7 @@ Python 3.6+ and the standard library only, as the rest of the runtime.
 import os
 import sys
 
+import scoring_limits
 import scoring_private
 import scoring_run
 import scoring_tracks
@@ -50,7 +51,8 @@ def _platform_main(score, title, program, derived, argv):
         if os.path.exists(os.path.join(output_dir, stale)):
             os.remove(os.path.join(output_dir, stale))
     gold_hash = scoring_run.GoldHash(ref_dir, derived)
-    result, message = scoring_run.run_score(score, ref_dir, res_dir)
+    oversized = scoring_limits.oversized(res_dir)  # the task's max_submission_mb, before anything is read
+    result, message = (None, oversized) if oversized else scoring_run.run_score(score, ref_dir, res_dir)
     result, message = scoring_private.split(result, message, ref_dir, title)  # public/private items, blind
     result, message = scoring_tracks.keep_track(result, message)  # a track's program keeps its track's scores
     gold_hash.join()
