@@ -113,7 +113,13 @@ def test_closed_phase_is_left_out_and_a_closed_phase_filled_by_migration_never_o
             "ends when it starts" in m and "still receives the migrated ones" in m]
     findings = no_errors(target)
     assert [f for f in findings if "takes no submission of its own" in f.message]
-    assert report.exit_status == 0
+    # One thing for the organizer: on Codabench, runs migrated into a phase whose leaderboard rule is Add (what an
+    # old bundle without force_submission_to_leaderboard becomes) are scored but never put on the board (seen live)
+    assert [m for m in messages(report, migrate.MANUAL)] == [
+        "validate: phases.2: submissions migrated into this phase are scored but not put on its leaderboard: with "
+        "submission_rule Add each participant must add them (what to change: use Force_Last (or "
+        "Force_Latest_Multiple) for a phase that re-scores migrated submissions)"]
+    assert report.exit_status == 1
 
 
 # 2. phase_never_ends on a phase that is not the last: open for good on CodaLab, beside the later phases.
