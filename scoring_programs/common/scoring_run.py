@@ -10,21 +10,19 @@ import gc
 import io
 import json
 import os
-import re
 import sys
 import threading
 from collections import OrderedDict
 
 import signature as signatures
 from report_html import add_to_page, page, paragraph, section, table
-from scoring_base import (HIDDEN_GOLD_RULE, NOT_GOLD, VERSION, ReferenceDataError, ScoringProgramError,
+from scoring_base import (HIDDEN_GOLD_RULE, NOT_GOLD, SCORE_KEY_RE, VERSION, ReferenceDataError, ScoringProgramError,
                           SubmissionError, check_result, format_score, is_stray, plural, result_items)
 
 SCORES_TXT = "scores.txt"
 SCORES_JSON = "scores.json"
 DETAILED_RESULTS = "detailed_results.html"
 
-_KEY_RE = re.compile(r"^[A-Za-z0-9_]{1,36}$")
 
 
 def _write_atomic(path, text):
@@ -38,7 +36,7 @@ def write_outputs(output_dir, result, signature=None):
     """scores.txt, scores.json (with the signature under "signature": Codabench stores only the keys of its
     leaderboard columns and CodaLab reads scores.txt) and the page in result.html."""
     for key, value in result.scores:
-        if not _KEY_RE.match(key):
+        if not SCORE_KEY_RE.match(key):
             raise ValueError("score key %r must be 1-36 characters of A-Z, a-z, 0-9 and _" % key)
     keys = [key for key, _ in result.scores]
     if len(set(keys)) != len(keys) or "signature" in keys:

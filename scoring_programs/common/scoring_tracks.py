@@ -18,12 +18,12 @@ import json
 import os
 import re
 
+from scoring_base import SCORE_KEY_RE
 from scoring_run import PROGRAM_ERROR
 
 TRACK_FILE = "track.json"
 HERE = os.path.dirname(os.path.abspath(__file__))  # a built program's folder: evaluate.py and the runtime
 _NAME_RE = re.compile(r"^[a-z0-9_]{1,36}$")
-_KEY_RE = re.compile(r"^[A-Za-z0-9_]{1,36}$")
 
 
 def read_track(folder=HERE):
@@ -42,7 +42,7 @@ def read_track(folder=HERE):
     name, keys, prefix = track.get("name"), track.get("keys"), track.get("prefix", "")
     if not isinstance(name, str) or not _NAME_RE.match(name):
         raise ValueError("%s: name must be 1-36 characters of a-z, 0-9 and _" % TRACK_FILE)
-    if not isinstance(keys, list) or not keys or not all(isinstance(k, str) and _KEY_RE.match(k) for k in keys):
+    if not isinstance(keys, list) or not keys or not all(isinstance(k, str) and SCORE_KEY_RE.match(k) for k in keys):
         raise ValueError("%s: keys must be a non-empty list of score keys" % TRACK_FILE)
     if not isinstance(prefix, str) or (prefix and not re.match(r"^[A-Za-z0-9_]+$", prefix)):
         raise ValueError("%s: prefix must be letters, digits and _" % TRACK_FILE)
