@@ -44,6 +44,28 @@ URL, TOKEN, WHY = _site()
 pytestmark = pytest.mark.skipif(URL is None, reason="needs a running Codabench: %s" % WHY)
 
 
+TOKEN_SH = ROOT / "tools" / "codabench_local" / "token.sh"
+
+
+def local_account(*args):
+    """An account of the local Codabench made by tools/codabench_local/token.sh (e.g. "--bot", "robot1"): its
+    CODABENCH_URL, CODABENCH_TOKEN, ...; the test is skipped when the site under test is not that one."""
+    proc = subprocess.run(["bash", str(TOKEN_SH)] + list(args), capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    found = dict(line.split("=", 1) for line in proc.stdout.splitlines() if "=" in line)
+    if found.get("CODABENCH_URL", "").rstrip("/") != URL.rstrip("/"):
+        pytest.skip("accounts are made by tools/codabench_local/token.sh for the local Codabench (%s); the site under "
+                    "test is %s" % (found.get("CODABENCH_URL"), URL))
+    return found
+
+
+def cli_as(token, *args):
+    """build_bundle.py run with the site under test and ``token`` in its environment."""
+    env = dict(os.environ, CODABENCH_URL=URL, CODABENCH_TOKEN=token)
+    return subprocess.run([sys.executable, str(ROOT / "build_bundle.py")] + [str(a) for a in args],
+                          capture_output=True, text=True, env=env, timeout=1800)
+
+
 def _cli(*args):
     env = dict(os.environ, CODABENCH_URL=URL or "", CODABENCH_TOKEN=TOKEN or "")
     return subprocess.run([sys.executable, str(ROOT / "build_bundle.py")] + [str(a) for a in args],

@@ -10,9 +10,6 @@ cannot read another's submission, a robot account can; and anyone can rewrite a 
 changed in task.yaml reaches the live competition with publish --update."""
 import csv
 import json
-import os
-import subprocess
-import sys
 import urllib.error
 import urllib.request
 import zipfile
@@ -20,13 +17,11 @@ import zipfile
 import pytest
 
 from codalab_bundles.site import codabench_api
-from conftest import ROOT
-from test_codabench_live import TOKEN, URL, WHY, _cli
+from test_codabench_live import TOKEN, URL, WHY, _cli, cli_as, local_account
 from test_fact_sheet import uncomment_fact_sheet
 
 pytestmark = pytest.mark.skipif(URL is None, reason="needs a running Codabench: %s" % WHY)
 
-TOKEN_SH = ROOT / "tools" / "codabench_local" / "token.sh"
 ROBOTS = ("c-robot1", "c-robot2", "c-robot3")
 SUBMIT_TIMEOUT = 300  # seconds: a run takes seconds, behind what other tests queue on the shared site
 ANSWERS_1 = {"method_name": "Perfect recall", "run_type": "primary", "constrained": True, "external_data": "",
@@ -35,20 +30,7 @@ ANSWERS_2 = {"method_name": "Majority class", "run_type": "contrastive", "constr
              "pretrained_models": "", "paper_url": ""}
 
 
-def _account(*args):
-    proc = subprocess.run(["bash", str(TOKEN_SH)] + list(args), capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    found = dict(line.split("=", 1) for line in proc.stdout.splitlines() if "=" in line)
-    if found.get("CODABENCH_URL", "").rstrip("/") != URL.rstrip("/"):
-        pytest.skip("accounts are made by tools/codabench_local/token.sh for the local Codabench (%s); the site under "
-                    "test is %s" % (found.get("CODABENCH_URL"), URL))
-    return found
-
-
-def _as(token, *args):
-    env = dict(os.environ, CODABENCH_URL=URL, CODABENCH_TOKEN=token)
-    return subprocess.run([sys.executable, str(ROOT / "build_bundle.py")] + [str(a) for a in args],
-                          capture_output=True, text=True, env=env, timeout=1800)
+_account, _as = local_account, cli_as
 
 
 def _predictions(path, labels):

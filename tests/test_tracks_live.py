@@ -15,9 +15,6 @@ model of its order (platforms/codabench_leaderboard.row_order), with ``results``
 import csv
 import io
 import json
-import os
-import subprocess
-import sys
 import urllib.request
 import zipfile
 
@@ -25,47 +22,23 @@ import pytest
 
 from codalab_bundles.platforms import codabench_leaderboard as board
 from codalab_bundles.site import codabench_api
-from conftest import ROOT, shared_path
-from test_codabench_live import URL, WHY
-from test_tracks import ST1, ST2, competition
+from conftest import shared_path
+from test_codabench_live import URL, WHY, cli_as, local_account
+from test_tracks import ST1, ST2, _csv, _rows, competition
 
 pytestmark = pytest.mark.skipif(URL is None, reason="needs a running Codabench: %s" % WHY)
 
-TOKEN_SH = ROOT / "tools" / "codabench_local" / "token.sh"
 PHASE = 2  # Evaluation: the test split
 TEAMS = ("e-fh-real", "e-fh-baseline", "e-fh-mixed", "e-fh-st1")
 
 
-def _account(kind, name):
-    proc = subprocess.run(["bash", str(TOKEN_SH), kind, name], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    found = dict(line.split("=", 1) for line in proc.stdout.splitlines() if "=" in line)
-    if found.get("CODABENCH_URL", "").rstrip("/") != URL.rstrip("/"):
-        pytest.skip("accounts are made by tools/codabench_local/token.sh for the local Codabench (%s), and the site "
-                    "under test is %s" % (found.get("CODABENCH_URL"), URL))
-    return found
-
-
-def _cli(token, *args):
-    env = dict(os.environ, CODABENCH_URL=URL, CODABENCH_TOKEN=token)
-    return subprocess.run([sys.executable, str(ROOT / "build_bundle.py")] + [str(a) for a in args],
-                          capture_output=True, text=True, env=env, timeout=1800)
+_account, _cli = local_account, cli_as
 
 
 def _zip(path, text):
     with zipfile.ZipFile(str(path), "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("submission.csv", text)
     return path
-
-
-def _rows(text):
-    return list(csv.reader(io.StringIO(text)))
-
-
-def _csv(rows):
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(rows)
-    return out.getvalue()
 
 
 @pytest.fixture(scope="module")
