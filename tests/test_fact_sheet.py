@@ -193,9 +193,7 @@ def test_validate_says_what_codabench_does_with_a_hand_written_fact_sheet(tmp_pa
 
 def _import(paths):
     """Codabench's own import of ``paths`` (tests/codabench_import.py): one result per bundle."""
-    if not codabench_import.available():
-        pytest.skip("Codabench's import is not set up: ../shared/tools/codabench-import/setup.sh")
-    return codabench_import.import_bundles(paths)
+    return codabench_import.import_or_skip(paths)
 
 
 def test_codabenchs_own_import_stores_the_questions_as_task_yaml_means_them(competition, tmp_path):
