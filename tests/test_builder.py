@@ -10,7 +10,7 @@ import yaml
 from codalab_bundles.authoring import build, taskdef
 from conftest import ROOT
 from toy_task import make_toy
-from codalab_bundles import cli as build_bundle
+from codalab_bundles.authoring import build_command
 
 # Fields of the v1.5 Competition and CompetitionPhase models (codalab/codalab-competitions@c7ef5e281af2, codalab/apps/web/models.py L242-300 and its CompetitionPhase): any other key
 # aborts the upload.
@@ -173,13 +173,13 @@ def test_reference_override_points_a_split_at_other_gold(tmp_path):
 
 
 def test_reference_option_parsing():
-    assert build_bundle._parse_references(["test=/x/gold"], ["toxic-spans"]) == {"toxic-spans": {"test": "/x/gold"}}
-    assert build_bundle._parse_references(["a:dev=/d", "b:test=/t"], ["a", "b"]) == {"a": {"dev": "/d"},
+    assert build_command._parse_references(["test=/x/gold"], ["toxic-spans"]) == {"toxic-spans": {"test": "/x/gold"}}
+    assert build_command._parse_references(["a:dev=/d", "b:test=/t"], ["a", "b"]) == {"a": {"dev": "/d"},
                                                                                     "b": {"test": "/t"}}
     with pytest.raises(SystemExit):
-        build_bundle._parse_references(["test=/x"], ["a", "b"])
+        build_command._parse_references(["test=/x"], ["a", "b"])
     with pytest.raises(SystemExit):
-        build_bundle._parse_references(["test"], ["a"])
+        build_command._parse_references(["test"], ["a"])
 
 
 @pytest.mark.parametrize("edit, message", [

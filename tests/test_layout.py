@@ -5,8 +5,8 @@ reaches up cannot hide it in a function. The order, bottom first: the version, w
 (resources) and importing a file by its path (loading), beside checking YAML against a JSON Schema with messages a
 person can act on (schema_check: authoring checks task.yaml with it and validate the bundles, so it sits below
 both; it knows no platform, so it is not in platforms); zips and the platforms' rules; replay (what a worker does);
-authoring (a task folder made into bundles, checked by replaying its samples); validate, offline scoring and the
-live site; migrate (which uses the validator and the replay); the command line on top.
+the options the commands share (command_options); authoring (a task folder made into bundles, checked by replaying
+its samples); validate, offline scoring and the live site; migrate (which uses the validator and the replay); the command line on top.
 """
 import ast
 import importlib
@@ -21,6 +21,7 @@ LAYERS = (  # rooms on one floor do not import each other
     ("loading", "schema_check"),  # tools of every room above: a file imported by its path, a schema's errors worded
     ("zips", "platforms"),
     ("replay",),
+    ("command_options",),  # what the commands share (Invocation, exit statuses, limit/Docker/track options)
     ("authoring",),
     ("validate", "offline", "site"),
     ("migrate", "results"),
