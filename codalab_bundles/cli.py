@@ -141,6 +141,10 @@ def submit_main(argv, how):
                                "is run again the organizer's way: one still Submitting (its dispatch was lost) by "
                                "its Run, keeping its id; one still Running (no worker will end it), or Submitting "
                                "again, cancelled and re-run as a new submission of the same file")
+    batch_options.add_argument("--resend-broken", action="store_true", help="a final submission whose details "
+                               "the site cannot show (HTTP 500: a details row without a file, left by a dispatch the "
+                               "site worker did not finish) is deleted and its zip sent again, once; without it, such "
+                               "a submission is reported and the exit status is 1")
     batch_options.add_argument("--organization", type=int, metavar="ID", help="submit for this team (a Codabench "
                                "organization the account is a participant member of)")
     fact_sheet.add_submit_options(parser)
@@ -153,7 +157,7 @@ def submit_main(argv, how):
     except fact_sheet.FactSheetError as exc:
         parser.error(str(exc))
     if len(args.submissions) > 1 or args.batch or args.ledger or args.again or args.rerun_stuck or \
-            args.organization is not None:
+            args.resend_broken or args.organization is not None:
         return _submit_batch(parser, args)
     try:
         client = site_options.client_from(parser, args)
@@ -165,6 +169,8 @@ def submit_main(argv, how):
         if args.expect_replay:
             replayed = replay.replay(args.expect_replay, args.submissions[0], args.phase, platform="codabench",
                                      tracks=args.tracks)
+            if result["status"] in submit.DONE and result["status"] != "Finished":  # the participant's message
+                result["message"] = submit.first_line(batch.site_stderr(client, result["id"]))
             diffs = submit.differences(result, replayed)
     except (codabench_api.ApiError, submit.SubmitError, replay.ReplayError, OSError) as exc:
         print("submit: %s" % exc, file=sys.stderr)
@@ -184,13 +190,15 @@ def _submit_batch(parser, args):
                                    ledger=args.ledger, timeout=args.timeout, again=args.again,
                                    organization=args.organization, even_if_closed=args.even_if_closed,
                                    progress=site_options.progress, rerun_stuck=args.rerun_stuck, tracks=args.tracks,
-                                   answers=args.answers, no_fact_sheet=args.no_fact_sheet)
+                                   answers=args.answers, no_fact_sheet=args.no_fact_sheet,
+                                   resend_broken=args.resend_broken)
     except (codabench_api.ApiError, submit.SubmitError, OSError) as exc:
         print("submit: %s" % exc, file=sys.stderr)
         return 2
     differ = 0
     if args.expect_replay:
         differ = _compare_with_replays(args.expect_replay, args.phase, result["entries"], args.tracks)
+        _ledger_replays(result, args.organization)
     if args.json:
         print(json.dumps({"account": result["account"], "ledger": result["ledger"],
                           "interrupted": result["interrupted"], "fact_sheet_answers": result.get("fact_sheet_answers"),
@@ -208,14 +216,16 @@ def _submit_batch(parser, args):
 
 def _compare_with_replays(bundle, phase, entries, tracks=None):
     """Replay every zip that reached a final status, and note each difference in its entry (entry.replay); the
-    number of zips that differ. Failed ones compare their status (the message is the program's own on both); in a
-    phase of several tasks, each task's run is compared (submit.differences)."""
+    number of zips that differ. Failed ones compare their status and the participant's message (the first line of
+    stderr, or the worker's own words when there is none: submit.differences); in a phase of several tasks, each
+    task's run is compared."""
     def one(entry):
         replayed = replay.replay(bundle, entry.path, phase, platform="codabench", tracks=tracks)
         local = {"status": replayed["status"], "scores": replayed["scores"] if entry.status == "Finished" else {},
-                 "tasks": replayed.get("tasks")}
+                 "tasks": replayed.get("tasks"), "stderr": replayed["stderr"], "exit_code": replayed["exit_code"],
+                 "reason": replayed["reason"]}
         site = {"status": entry.status, "scores": entry.scores if entry.status == "Finished" else {},
-                "tracks": entry.tracks}
+                "tracks": entry.tracks, "message": entry.said, "details": entry.details}
         return submit.differences(site, local)
 
     differ = 0
@@ -231,6 +241,15 @@ def _compare_with_replays(bundle, phase, entries, tracks=None):
         if entry.same_as is not None:
             entry.replay = replayed.get(entry.sha256)
     return differ
+
+
+def _ledger_replays(result, organization):
+    """A line in the batch's ledger for each zip compared with its replay: what differs, or [] for nothing."""
+    ledger = batch.Ledger(result["ledger"])
+    for entry in result["entries"]:
+        if entry.same_as is None and entry.replay is not None:
+            ledger.write(account=result["account"], organization=organization, sha256=entry.sha256, zip=entry.path,
+                         submission=entry.id, stage="compared with the replay", replay=entry.replay)
 
 
 COMMANDS = (("new", "start a task of your own in a competition folder (a generic scorer: no code)"),
