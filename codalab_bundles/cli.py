@@ -206,7 +206,7 @@ def _submit_batch(parser, args):
     else:
         print(batch.format_table(result))
         if args.expect_replay:
-            print("the local replays give the same status and scores" if not differ else
+            print("the local replays give the same status, message and scores" if not differ else
                   "ERROR: %d submission(s) differ from their local replay (the differences are in each row's "
                   "replay field with --json, and above on stderr)" % differ)
     if result["interrupted"]:

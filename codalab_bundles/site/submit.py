@@ -358,7 +358,7 @@ def format_submitted(result, diffs=None):
     elif result["status"] == "Finished":
         lines.append("not on the leaderboard (the leaderboard's submission rule may need the participant to add it)")
     if diffs is not None:
-        lines.append("the local replay gives the same status and scores" if not diffs else
+        lines.append("the local replay gives the same status, message and scores" if not diffs else
                      "ERROR: the site and the local replay differ:")
         lines.extend("  - %s" % line for line in diffs)
     return "\n".join(lines)
