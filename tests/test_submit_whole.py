@@ -5,9 +5,18 @@ the zip again; ``--expect-replay`` compares the participant's message as well as
 stand-in of Codabench's API of test_submit_batch; the same on the local Codabench: test_submit_whole_live.py."""
 import json
 
+import pytest
+
 from codalab_bundles import cli
 from codalab_bundles.site import batch, submit
-from test_submit_batch import _many, _zip, site  # noqa: F401 (the fixture)
+from test_submit_batch import Site, _many, _zip
+
+
+@pytest.fixture
+def site():
+    fake = Site()
+    yield fake
+    fake.close()
 
 
 def _ledger_lines(path):
