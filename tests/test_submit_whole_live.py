@@ -16,7 +16,7 @@ import pytest
 from codalab_bundles.authoring import build, taskdef
 from codalab_bundles.site import codabench_api
 from conftest import ROOT
-from test_codabench_live import URL, WHY, cli_as, local_account
+from test_codabench_live import URL, WHY, cli_as, local_account, published_for_robots
 
 pytestmark = pytest.mark.skipif(URL is None, reason="needs a running Codabench: %s" % WHY)
 
@@ -27,14 +27,7 @@ BREAK = ROOT / "tools" / "codabench_local" / "break_details.sh"
 def live(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("whole")
     bundle = build.build_task(taskdef.load_task("toxic-spans"), tmp / "dist").codabench
-    organizer = local_account("--user", "s-whole-organizer")
-    proc = cli_as(organizer["CODABENCH_TOKEN"], "publish", bundle, "--json")
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    competition = json.loads(proc.stdout)["id"]
-    client = codabench_api.Client(URL, organizer["CODABENCH_TOKEN"])
-    client.call("allowing robot submissions", "PATCH", "/api/competitions/%s/" % competition,
-                {"allow_robot_submissions": True, "whitelist_emails": []})
-    client.call("publishing", "POST", "/api/competitions/%s/toggle_publish/" % competition, {}, safe=False)
+    competition = published_for_robots(local_account("--user", "s-whole-organizer"), bundle)
     with zipfile.ZipFile(str(bundle)) as archive:
         kit = zipfile.ZipFile(io.BytesIO(archive.read("starting_kit_trial.zip")))
     sample = tmp / "sample.zip"
