@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from codalab_bundles import cli
+from codalab_bundles.site import submit_command
 from codalab_bundles.site import batch, submit
 from test_submit_batch import Site, _many, _zip
 
@@ -139,7 +139,7 @@ def test_each_replay_difference_goes_to_the_ledger(tmp_path):
     same.id, same.replay = 1, []
     differs.id, differs.replay = 2, ["message: the site says 'Bad or empty zip file', the replay ''"]
     twin.same_as, twin.replay = "a.zip", []
-    cli._ledger_replays({"ledger": str(ledger), "account": "robot", "entries": [same, differs, twin]}, None)
+    submit_command._ledger_replays({"ledger": str(ledger), "account": "robot", "entries": [same, differs, twin]}, None)
     lines = _ledger_lines(ledger)
     assert [(line["zip"], line["submission"], line["stage"], line["replay"]) for line in lines] == [
         ("a.zip", 1, "compared with the replay", []),
