@@ -90,8 +90,8 @@ def run(bundle, phase_number: int, submission: bytes | None = None, workdir=None
         _extract(submission, predict / "ingested_program")
         _extract(files["input_data"], predict / "input_data")
         shutil.copytree(str(predict / "ingested_program"), str(predict / "output"))
-        ingestion_code, _, ingestion_err = _run(_command(predict / "program", predict, INGESTION_PATHS), predict / "program",
-                                      limit)
+        ingestion_code, _, ingestion_err = _run(_command(predict / "program", predict, INGESTION_PATHS),
+                                                predict / "program", limit)
         if ingestion_code is None:  # the worker fails the submission at the time limit, and scores nothing
             return {"status": "Failed", "step": "prediction", "scores": {}, "reason": ingestion_err,
                     "stderr": "", "ingestion_stderr": ingestion_err, "predictions": {}}
@@ -106,6 +106,7 @@ def run(bundle, phase_number: int, submission: bytes | None = None, workdir=None
         code, _, stderr = _run(_command(score / "program", score, SCORING_PATHS), score / "program", limit)
         scores_path = score / "output" / "scores.json"
         scores = json.loads(scores_path.read_text(encoding="utf-8")) if code == 0 and scores_path.is_file() else {}
+        scores = dict((k, v) for k, v in scores.items() if isinstance(v, (int, float)))  # not the signature
     failed = code != 0 or not scores
     last = (stderr.strip().splitlines() or [""])[-1]
     return {"status": "Failed" if failed else "Finished",
