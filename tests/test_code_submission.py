@@ -1,7 +1,7 @@
 """Code-submission tasks (task.yaml's code_submission; bundles/README.md, "Code submissions"), on food-hazard's variant
 bundles/food-hazard/task-code.yaml built in a copy of the competition folder: what the bundle holds (ingestion
 program, input data without the gold, the gated scoring program, the starting kit), what Codabench's own import
-stores from it, both steps run as Codabench's worker lays them out (codalab_bundles/offline/code_run.py) for the
+stores from it, both steps run as Codabench's worker lays them out (codalab_bundles/authoring/code_run.py) for the
 baseline and broken models, the kit's offline commands, and the baseline's naive Bayes against a hand computation."""
 import csv
 import io
@@ -16,7 +16,7 @@ import yaml
 
 from codalab_bundles.authoring import build, code_submission, taskdef
 from codalab_bundles.loading import load_file
-from codalab_bundles.offline import code_run
+from codalab_bundles.authoring import code_run
 from codalab_bundles.zips import pack
 from codabench_import import import_or_skip
 from conftest import ROOT

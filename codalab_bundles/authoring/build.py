@@ -25,8 +25,7 @@ import jinja2
 import yaml
 
 from .. import loading, replay, resources
-from . import code_submission, private_items, render, taskdef, tracks
-from ..offline import code_run
+from . import code_run, code_submission, private_items, render, taskdef, tracks
 from ..platforms import codabench_model
 from ..zips import pack
 from .taskdef import ROOT

@@ -1,6 +1,7 @@
 """A code submission run through a Codabench bundle's two steps on this machine, laid out as Codabench's compute
 worker lays them out (compute_worker.py at c7dbc756), without Docker: the build's check of a code-submission task's
-baseline, and what the tests run broken models through.
+baseline, and what the tests run broken models through. The replay of both steps in Docker, with the network off
+and the worker's time limit, is codalab_bundles/replay's.
 
 Prediction step: ``program/`` = the ingestion program, ``ingested_program/`` = the submission, ``input_data/`` = the
 task's input data, ``output/`` = first a copy of the submission's files (the worker copies a submission without a
