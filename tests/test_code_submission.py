@@ -246,3 +246,53 @@ def test_the_build_checks_the_baseline_with_both_steps(tmp_path):
     assert [(run.phase, run.status) for run in outcome.samples] == [(1, "Finished")]
     assert outcome.samples[0].scores == code_run.run(outcome.built.codabench, 1)["scores"]
     assert code_submission.NO_V15 in outcome.notes
+
+
+def _gold(folder, column, dev, test):
+    for split, values in (("dev", dev), ("test", test)):
+        (folder / split).mkdir(parents=True)
+        (folder / split / "gold.csv").write_text("id,text,%s\n" % column + "".join(
+            "%s%d,text %d,%s\n" % (split, n, n, value) for n, value in enumerate(values)))
+
+
+def test_new_makes_a_code_submission_classification_task(tmp_path):
+    """Dev gold a, b, b, c: the baseline predicts b, the most frequent. On dev: accuracy 2/4; F1 of b = 2PR/(P+R)
+    with P = 2/4, R = 1: 2/3, of a and c 0: macro-F1 2/9. On test (b, b, b, a, a): accuracy 3/5, F1 of b 2*(3/5)/(8/5)
+    = 3/4, of a 0: macro-F1 3/8."""
+    from codalab_bundles.authoring import new_task
+    _gold(tmp_path / "gold", "label", "a b b c".split(), "b b b a a".split())
+    folder = tmp_path / "competition"
+    new_task.create("senti", "classification", str(tmp_path / "gold"), root=folder, ci=False, code=True)
+    assert json.loads((folder / "bundles/senti/code_kit/model/params.json").read_text()) == {"label": "b"}
+    spec = yaml.safe_load((folder / "bundles/senti/task.yaml").read_text())
+    assert spec["code_submission"] == {"inputs": "items.csv", "input_format": "csv", "id_column": "id",
+                                       "output": "predictions.csv", "output_format": "csv", "columns": ["label"],
+                                       "time_limit": 120, "memory_mb": 2048, "baseline": "code_kit/model",
+                                       "kit": "code_kit/kit"}
+    outcome = build.build("senti", folder / "dist", bundles_dir=folder / "bundles")
+    assert outcome.ok, outcome.error
+    scores = [(run.phase, round(run.scores["accuracy"], 10), round(run.scores["macro_f1"], 10))
+              for run in outcome.samples]
+    assert scores == [(1, 0.5, round(2 / 9, 10)), (2, 0.6, 0.375)]
+    with zipfile.ZipFile(str(outcome.built.codabench)) as archive:
+        assert "submitting.html" in archive.namelist()
+        assert "120 seconds" in archive.read("submitting.html").decode()
+
+
+def test_new_makes_a_code_submission_regression_task(tmp_path):
+    from codalab_bundles.authoring import new_task
+    _gold(tmp_path / "gold", "score", ["1", "2", "3", "6"], ["1", "5"])
+    folder = tmp_path / "competition"
+    new_task.create("essays", "regression", str(tmp_path / "gold"), root=folder, ci=False, code=True)
+    assert json.loads((folder / "bundles/essays/code_kit/model/params.json").read_text()) == {"score": 3.0}
+    outcome = build.build("essays", folder / "dist", bundles_dir=folder / "bundles")
+    assert outcome.ok, outcome.error
+    assert [round(run.scores["mae"], 10) for run in outcome.samples] == [1.5, 2.0]  # |1-3|+|2-3|+0+|6-3| / 4
+
+
+def test_new_refuses_a_code_submission_of_another_kind(tmp_path):
+    from codalab_bundles.authoring import new_task
+    with pytest.raises(new_task.NewTaskError) as error:
+        new_task.create("tags", "multilabel", root=tmp_path, ci=False, code=True)
+    assert str(error.value).startswith("--code-submission makes a classification or regression task")
+    assert not (tmp_path / "bundles").exists()
