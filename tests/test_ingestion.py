@@ -8,7 +8,6 @@ import shutil
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
@@ -28,6 +27,12 @@ class Model:
 def load(model_dir):
     return Model()
 """
+
+
+def predicting(body, header=""):
+    """A model.py whose load returns a model whose predict runs ``body``: the body's first line is line 6."""
+    return "%s\ndef load(d):\n    return M()\nclass M:\n    def predict(self, items):\n%s\n" % (
+        header, textwrap.indent(textwrap.dedent(body).strip("\n"), " " * 8))
 
 
 def layout(tmp_path, model, config=None, inputs=INPUTS, files=None):
@@ -110,13 +115,7 @@ def test_load_gets_the_submission_folder_and_reads_its_files(tmp_path):
 
 
 def test_several_columns_and_an_unnamed_id_column(tmp_path):
-    model = """
-    def load(d):
-        return M()
-    class M:
-        def predict(self, items):
-            return [{"b": 1.5, "a": "x, y"} for _ in items]
-    """
+    model = predicting('return [{"b": 1.5, "a": "x, y"} for _ in items]')
     app = layout(tmp_path, model, {"columns": ["a", "b"], "output_id_column": ""})
     assert ingest(app)[0] == 0
     assert (app / "output" / "predictions.csv").read_text() == ',a,b\na1,"x, y",1.5\na2,"x, y",1.5\na3,"x, y",1.5\n'
@@ -124,44 +123,20 @@ def test_several_columns_and_an_unnamed_id_column(tmp_path):
 
 def test_json_output_and_jsonl_inputs(tmp_path):
     lines = "".join(json.dumps({"qid": q, "options": ["o1", "o2"]}) + "\n" for q in ("q1", "q2"))
-    model = """
-    def load(d):
-        return M()
-    class M:
-        def predict(self, items):
-            return [list(reversed(item["options"])) for item in items]
-    """
+    model = predicting('return [list(reversed(item["options"])) for item in items]')
     app = layout(tmp_path, model, {"inputs": "items.csv", "input_format": "jsonl", "id_column": "qid",
                                    "output": "ranking.json", "output_format": "json", "columns": []}, inputs=lines)
     assert ingest(app)[0] == 0
     assert json.loads((app / "output" / "ranking.json").read_text()) == {"q1": ["o2", "o1"], "q2": ["o2", "o1"]}
 
 
-RAISES = """
-def load(d):
-    return M()
-
-class M:
-    def predict(self, items):
-        for item in items:
-            raise ValueError(item["text"])
-"""
 BROKEN = [
-    ("predict_crash", """
-     class M:
-         def predict(self, items):
-             return [1 / 0 for _ in items]
-     def load(d):
-         return M()
-     """, {}, "Submission error: model.py: predict raised ZeroDivisionError at model.py line 4"),
-    ("message_quotes_an_input", RAISES, {}, "Submission error: model.py: predict raised ValueError at model.py line 8"),
-    ("key_error_names_an_input", """
-     def load(d):
-         return M()
-     class M:
-         def predict(self, items):
-             return [{}[item["text"]] for item in items]
-     """, {}, "Submission error: model.py: predict raised KeyError at model.py line 6"),
+    ("predict_crash", predicting("return [1 / 0 for _ in items]"), {},
+     "Submission error: model.py: predict raised ZeroDivisionError at model.py line 6"),
+    ("message_quotes_an_input", predicting("for item in items:\n    raise ValueError(item['text'])"), {},
+     "Submission error: model.py: predict raised ValueError at model.py line 7"),
+    ("key_error_names_an_input", predicting('return [{}[item["text"]] for item in items]'), {},
+     "Submission error: model.py: predict raised KeyError at model.py line 6"),
     ("load_crash", """
      import json
      def load(d):
@@ -188,14 +163,7 @@ BROKEN = [
      def load(d):
          pass
      """, {}, "Submission error: model.py: the model load() returned (None) has no method predict(items)"),
-    ("timeout", """
-     def load(d):
-         return M()
-     class M:
-         def predict(self, items):
-             while True:
-                 pass
-     """, {"time_limit": 2},
+    ("timeout", predicting("while True:\n    pass"), {"time_limit": 2},
      "Submission error: model.py: predict did not finish within the time limit of 2 s (load and predict together)"),
     ("timeout_in_load", """
      import time
@@ -203,97 +171,46 @@ BROKEN = [
          time.sleep(30)
      """, {"time_limit": 1},
      "Submission error: model.py: load did not finish within the time limit of 1 s (load and predict together)"),
-    ("out_of_memory", """
-     def load(d):
-         return M()
-     class M:
-         def predict(self, items):
-             return [bytearray(1024 * 1024 * 1024) for _ in items]
-     """, {"memory_mb": 256}, "Submission error: model.py: predict ran out of memory (the limit is 256 MB)"),
+    ("out_of_memory", predicting("return [bytearray(1024 * 1024 * 1024) for _ in items]"), {"memory_mb": 256},
+     "Submission error: model.py: predict ran out of memory (the limit is 256 MB)"),
     ("sys_exit", """
      import sys
      def load(d):
          sys.exit(3)
      """, {}, "Submission error: model.py: load called sys.exit(3) at model.py line 4"),
-    ("hard_exit", """
-     import os
-     def load(d):
-         return M()
-     class M:
-         def predict(self, items):
-             os._exit(4)
-     """, {}, "Submission error: model.py: the submission's process exited with status 4 during predict, "
-              "without an answer"),
+    ("hard_exit", predicting("os._exit(4)", "import os"), {},
+     "Submission error: model.py: the submission's process exited with status 4 during predict, "
+     "without an answer"),
     ("killed", """
      import os, signal
      def load(d):
          os.kill(os.getpid(), signal.SIGKILL)
      """, {"memory_mb": 300}, "Submission error: model.py: the submission's process was killed by SIGKILL during "
                              "load (the memory limit is 300 MB)"),
-    ("returns_a_string", """
-     def load(d):
-         return M()
-     class M:
-         def predict(self, items):
-             return "a1,x"
-     """, {}, "Submission error: model.py: wrong output: predict returned a str: return a list of predictions (one "
-              "per item, in the items' order) or a dict {item id: prediction}"),
-    ("returns_a_set", """
-     def load(d):
-         return M()
-     class M:
-         def predict(self, items):
-             return [{"label": "x"}, {"label": {"x"}}, {"label": "y"}]
-     """, {}, "Submission error: model.py: wrong output type: the prediction for item 2 is a builtins.set; return "
-              "str, int, float, bool, None, lists and dicts only"),
-    ("too_few", """
-     def load(d):
-         return M()
-     class M:
-         def predict(self, items):
-             return [{"label": "x"}]
-     """, {}, "Submission error: model.py: wrong output: predict returned 1 predictions for 3 items (return one per "
-              "item, in the items' order, or a dict {item id: prediction})"),
-    ("missing_ids", """
-     def load(d):
-         return M()
-     class M:
-         def predict(self, items):
-             return {"a1": "x", "a3": "z"}
-     """, {}, "Submission error: model.py: wrong output: predict returned no prediction for 1 of the 3 items (the "
-              "first: item 2, counting from 1 in the items' order)"),
-    ("unknown_ids", """
-     def load(d):
-         return M()
-     class M:
-         def predict(self, items):
-             return {"a1": "x", "a2": "y", "a3": "z", "zz": "?"}
-     """, {}, "Submission error: model.py: wrong output: predict returned predictions for 1 id(s) that are no "
-              "item's: 'zz'"),
-    ("missing_column", """
-     def load(d):
-         return M()
-     class M:
-         def predict(self, items):
-             return [{"a": "x"} for _ in items]
-     """, {"columns": ["a", "b"]}, "Submission error: model.py: wrong output: the prediction for item 1 has no 'b' "
-                                   "(it needs a, b)"),
-    ("unknown_column", """
-     def load(d):
-         return M()
-     class M:
-         def predict(self, items):
-             return [{"label": "x", "score": 1} for _ in items]
-     """, {}, "Submission error: model.py: wrong output: the prediction for item 1 has the key 'score', which is no "
-              "column of the predictions (label)"),
-    ("none_value", """
-     def load(d):
-         return M()
-     class M:
-         def predict(self, items):
-             return [None for _ in items]
-     """, {}, "Submission error: model.py: wrong output: the prediction for item 1 is None: it must be a dict with "
-              "the keys label (or one value)"),
+    ("returns_a_string", predicting('return "a1,x"'), {},
+     "Submission error: model.py: wrong output: predict returned a str: return a list of predictions (one "
+     "per item, in the items' order) or a dict {item id: prediction}"),
+    ("returns_a_set", predicting('return [{"label": "x"}, {"label": {"x"}}, {"label": "y"}]'), {},
+     "Submission error: model.py: wrong output type: the prediction for item 2 is a builtins.set; return "
+     "str, int, float, bool, None, lists and dicts only"),
+    ("too_few", predicting('return [{"label": "x"}]'), {},
+     "Submission error: model.py: wrong output: predict returned 1 predictions for 3 items (return one per "
+     "item, in the items' order, or a dict {item id: prediction})"),
+    ("missing_ids", predicting('return {"a1": "x", "a3": "z"}'), {},
+     "Submission error: model.py: wrong output: predict returned no prediction for 1 of the 3 items (the "
+     "first: item 2, counting from 1 in the items' order)"),
+    ("unknown_ids", predicting('return {"a1": "x", "a2": "y", "a3": "z", "zz": "?"}'), {},
+     "Submission error: model.py: wrong output: predict returned predictions for 1 id(s) that are no "
+     "item's: 'zz'"),
+    ("missing_column", predicting('return [{"a": "x"} for _ in items]'), {"columns": ["a", "b"]},
+     "Submission error: model.py: wrong output: the prediction for item 1 has no 'b' "
+     "(it needs a, b)"),
+    ("unknown_column", predicting('return [{"label": "x", "score": 1} for _ in items]'), {},
+     "Submission error: model.py: wrong output: the prediction for item 1 has the key 'score', which is no "
+     "column of the predictions (label)"),
+    ("none_value", predicting("return [None for _ in items]"), {},
+     "Submission error: model.py: wrong output: the prediction for item 1 is None: it must be a dict with "
+     "the keys label (or one value)"),
 ]
 
 

@@ -428,7 +428,8 @@ def build(name: str, dist, bundles_dir=taskdef.BUNDLES, references: Optional[dic
         # an input that cannot be read at all (task.yaml that is not YAML, a file the system refuses) is unreadable
         return Outcome(name, error=str(exc), unreadable=isinstance(exc, (taskdef.UnreadableTaskFile, OSError)),
                        removed=remove_bundles(name, dist))
-    outcome = Outcome(name, task, built, stored_schedules(built), notes=tracks.notes(task) + code_submission.notes(task))
+    outcome = Outcome(name, task, built, stored_schedules(built),
+                      notes=tracks.notes(task) + code_submission.notes(task))
     if check:
         outcome.samples = check_samples(task, built)
         if not outcome.ok:  # a bundle whose own sample fails is not finished: leave nothing that looks it

@@ -19,7 +19,6 @@ from __future__ import annotations
 import io
 import json
 import zipfile
-from pathlib import Path
 
 from .. import resources
 from ..zips import pack

@@ -330,8 +330,8 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
     the user calls the tool (for the folder's README); ``notes`` (a list) gets what the organizer should know of
     the task made; ``settings`` ({field: value}, new --set) are scoring.json fields of the kind (columns, options),
     known before the gold is read. ``kind`` None: the gold's own (infer_kind). ``ci``: also the folder's CI files
-    (ci_workflow), where it has none. ``code``: a code-submission task (new_code.py). Raises NewTaskError, before anything is written: a gold that would not build
-    is refused."""
+    (ci_workflow), where it has none. ``code``: a code-submission task (new_code.py). Raises NewTaskError,
+    before anything is written: a gold that would not build is refused."""
     if not NAME_RE.match(name or ""):
         raise NewTaskError("the task name %r must be lower-case letters and digits, words joined by '-' "
                            "(e.g. sentiment or hotel-reviews): it names folders and bundle files" % name)
