@@ -58,7 +58,7 @@ def layout(tmp_path, model, config=None, inputs=INPUTS, files=None):
     return app
 
 
-def ingest(app, *extra, timeout=60):
+def ingest(app, *extra, timeout=60, python=sys.executable):
     """The metadata's command, as Codabench substitutes it, run from /app/program."""
     command = (app / "program" / "metadata").read_text().split(":", 1)[1].strip()
     for name, folder in (("$input", "input_data"), ("$output", "output"), ("$submission_program", "ingested_program"),
@@ -66,7 +66,7 @@ def ingest(app, *extra, timeout=60):
         command = command.replace(name, str(app / folder))
     words = command.split()
     assert words[0] == "python3"
-    done = subprocess.run([sys.executable] + words[1:] + list(extra), cwd=str(app / "program"),
+    done = subprocess.run([python] + words[1:] + list(extra), cwd=str(app / "program"),
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=timeout)
     return done.returncode, done.stdout, done.stderr
 
@@ -336,3 +336,19 @@ def test_the_gate_refuses_a_submission_that_ran_its_own_command(tmp_path):
     code, err, scored = gate(tmp_path, text)
     assert (code, scored) == (1, False)
     assert err.startswith("Submission error: the submission has a metadata file with a command")
+
+
+def test_the_program_runs_on_python36(tmp_path):
+    """Beyond syntax: a good model, a crash, a wrong output and the memory limit on a real Python 3.6 (the child
+    runs on the interpreter the program runs on)."""
+    from test_python36_compat import _python36
+    exe = _python36()
+    if exe is None:
+        pytest.skip("no Python 3.6 interpreter on this machine")
+    app = layout(tmp_path / "good", GOOD)
+    assert ingest(app, python=exe) == (0, "Ingestion: 3 predictions written to predictions.csv\n", "")
+    assert (app / "output" / "predictions.csv").read_text() == "id,label\na1,2\na2,3\na3,2\n"
+    for name, model, config, line in [case for case in BROKEN if case[0] in ("predict_crash", "missing_ids",
+                                                                              "out_of_memory", "timeout")]:
+        code, out, err = ingest(layout(tmp_path / name, model, config), python=exe)
+        assert (code, err) == (1, line + "\n"), name
