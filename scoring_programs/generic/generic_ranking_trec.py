@@ -12,8 +12,17 @@ Runs (submission), by the number of columns of the first line:
 A document ranked twice for a query is an error (trec_eval and msmarco_eval refuse it too).
 
 Ids follow the generic kinds' rule (generic_table.id_key: integers as numbers). What a query's ranking keeps is its
-summary: how many documents it ranks and the (rank, grade) of the ranked documents whose grade is above 0.
+summary: how many documents it ranks and the (rank, grade) of the ranked documents whose grade is above 0. A run
+is read one query at a time; a query of more than _BATCH documents is held compactly (_Compact: about 25 bytes a
+document instead of a sorted list of them), with the same summary and the same errors.
 """
+from array import array
+from bisect import bisect_left, bisect_right
+from collections import Counter
+from functools import partial
+from itertools import compress
+from operator import neg
+
 from scoring_runtime import ReferenceDataError, SubmissionError, quote, stream_lines
 
 from generic_table import id_key
@@ -81,6 +90,134 @@ def summarize(ranked, judged):
     return len(ranked), hits
 
 
+_BATCH = 1 << 16  # a query's documents held as plain lists; past that many, in its compact form (_Compact)
+_PARTS = 16  # the compact form keeps its documents' hashes in this many arrays, by their low bits
+_RANK_CODE = "i" if array("i").itemsize >= 4 else "l"
+
+
+class _Compact(object):
+    """The ranking of a query of more than _BATCH documents, held as the measures and checks need it: per document
+    its key in an array (a TREC run: its score negated, so that a run written best first is ascending; MS MARCO:
+    its rank), its id in a text of _BATCH ids joined by newlines, and its hash (a fixed-size integer) in one of
+    _PARTS arrays; and (score or rank, id, grade) of the documents graded above 0 (``hits``).
+
+    A graded document's rank in trec_eval's order is 1 + the documents before it: those of a higher score (a binary
+    search when the keys are in order, else one count over them) and, of its score, those of a larger id (read back
+    from the texts). A repeated id: equal hashes in one array, confirmed on the ids read back."""
+    __slots__ = ("trec", "graded", "keys", "texts", "hashes", "hits", "ordered")
+
+    def __init__(self, trec, judged):
+        self.trec = trec
+        self.graded = dict((document, grade) for document, grade in judged.items() if grade > 0) if judged else {}
+        self.keys = array("d" if trec else _RANK_CODE)
+        self.texts, self.hits, self.ordered = [], [], True
+        self.hashes = [array("q") for _ in range(_PARTS)]
+
+    def add(self, docs, values):
+        """Add a block of documents (every block but the last has _BATCH of them) and their scores or ranks."""
+        count = len(self.keys)
+        keys = list(map(neg, values)) if self.trec else values
+        if self.ordered:
+            self.ordered = keys == (sorted(keys) if self.trec else list(range(count + 1, count + len(keys) + 1))) \
+                and not (count and self.keys[-1] > keys[0])
+        self.keys.extend(keys)
+        self.texts.append("\n".join(docs))
+        graded, hits = self.graded, self.hits
+        if graded:
+            for i in compress(range(len(docs)), map(graded.__contains__, docs)):
+                hits.append((values[i], docs[i], graded[docs[i]]))
+        hashes, mask = self.hashes, _PARTS - 1
+        for value in map(hash, docs):
+            hashes[value & mask].append(value)
+
+    def ids(self, block):
+        return self.texts[block].split("\n")
+
+    def bad_ranks(self):
+        """MS MARCO: (rank, "given twice" or "missing") where the ranks in order first differ from 1, 2, 3, ...
+        (the first rank counted other than once: missing, or the next one is its second time), else None."""
+        if self.trec or self.ordered:
+            return None
+        total = len(self.keys)
+        seen = bytearray(total + 1)
+        for rank in self.keys:
+            if rank <= total and seen[rank] < 2:
+                seen[rank] += 1
+        missing, twice = seen.find(b"\0", 1), seen.find(b"\2", 1)
+        if missing < 0 and twice < 0:
+            return None
+        if twice < 0 or 0 <= missing < twice:
+            return missing, "missing"
+        return twice + 1, "given twice"
+
+    def repeated(self):
+        """The first document (in the run's order) given a second time, or None."""
+        suspects = set()
+        for part in self.hashes:
+            if len(set(part)) != len(part):
+                suspects.update(value for value, times in Counter(part).items() if times > 1)
+        if suspects:
+            seen = set()
+            for block in range(len(self.texts)):
+                ids = self.ids(block)
+                for document in compress(ids, map(suspects.__contains__, map(hash, ids))):
+                    if document in seen:
+                        return document
+                    seen.add(document)
+        return None
+
+    def summary(self):
+        """summarize's (documents ranked, [(rank, grade)] of the documents graded above 0, by rank)."""
+        total, hits = len(self.keys), self.hits
+        if not self.trec:
+            return total, sorted((rank, grade) for rank, _, grade in hits)
+        keys, marks = self.keys, sorted(set(-score for score, _, _ in hits))
+        if self.ordered:  # before: the documents of a higher score (a smaller key); upto: of a higher or equal one
+            before = dict((mark, bisect_left(keys, mark)) for mark in marks)
+            upto = dict((mark, bisect_right(keys, mark)) for mark in marks)
+        else:
+            before, upto = self._counts(marks, bisect_right), self._counts(marks, bisect_left)
+        above = self._larger_ids(dict((mark, [document for score, document, _ in hits if -score == mark])
+                                      for mark in marks if upto[mark] - before[mark] > 1), before, upto)
+        return total, sorted((1 + before[-score] + above[document], grade) for score, document, grade in hits)
+
+    def _counts(self, marks, search):
+        """{mark: keys below it} (search bisect_right) or {mark: keys up to it} (bisect_left), in one pass."""
+        counts, total, result = Counter(map(partial(search, marks), self.keys)), 0, {}
+        for position, mark in enumerate(marks):
+            total += counts.get(position, 0)
+            result[mark] = total
+        return result
+
+    def _larger_ids(self, tied, before, upto):
+        """{graded document: documents of its score with a larger id} for ``tied`` {key: [graded documents]}."""
+        above = Counter()
+        if not tied:
+            return above
+        blocks = range(len(self.texts))
+        if self.ordered:
+            blocks = range(min(before[mark] for mark in tied) // _BATCH, (max(upto[mark] for mark in tied) - 1)
+                           // _BATCH + 1)
+        for block in blocks:
+            ids, base = self.ids(block), block * _BATCH
+            if self.ordered:
+                groups = dict((mark, ids[max(before[mark] - base, 0):max(upto[mark] - base, 0)]) for mark in tied)
+            else:
+                keys, groups = self.keys[base:base + len(ids)], {}
+                for i in compress(range(len(ids)), map(tied.__contains__, keys)):
+                    groups.setdefault(keys[i], []).append(ids[i])
+            for mark, group in groups.items():
+                documents = tied[mark]
+                if len(documents) > 8:  # many graded documents share this score: one sort, then a search each
+                    group = sorted(group)
+                    for document in documents:
+                        above[document] += len(group) - bisect_right(group, document)
+                else:
+                    for document in documents:
+                        above[document] += sum(map(document.__lt__, group))
+        return above
+
+
 class _Ungrouped(Exception):
     """A query's lines are not all together: read again, holding every query until the end."""
 
@@ -122,7 +259,7 @@ def _scan(path, label, gold, strict, grouped):
                 if strict and query not in gold:
                     raise SubmissionError("%s, line %d: %s is not a query id of this phase"
                                           % (label, number, quote(raw_query)))
-                entry = buffers[query] = (number, raw_query, [], [])
+                entry = buffers[query] = [number, raw_query, [], [], None]
             docs, values = entry[2], entry[3]
         if width == 6:
             document, text = parts[2], parts[4]
@@ -141,6 +278,8 @@ def _scan(path, label, gold, strict, grouped):
                                       % (label, number, quote(text)))
         docs.append(document if document[0] not in _SIGNS else _key(document))
         values.append(value)
+        if len(values) == _BATCH:
+            _hold(entry, width, query, gold)
     if width is None:
         raise SubmissionError("%s holds no run lines (%s)" % (label, RUN_LINES))
     for query in list(buffers):
@@ -148,9 +287,34 @@ def _scan(path, label, gold, strict, grouped):
     return summaries, unknown
 
 
+def _hold(entry, width, query, gold):
+    """Move a query's plain lists (a full _BATCH, or the rest at its end) into its compact form."""
+    held = entry[4]
+    if held is None:
+        held = entry[4] = _Compact(width == 6, gold.get(query))
+    held.add(entry[2], entry[3])
+    del entry[2][:], entry[3][:]
+
+
 def _finish(path, label, width, query, entry, gold, summaries, unknown):
-    first_line, raw_query, docs, values = entry
+    first_line, raw_query, docs, values, held = entry
     where = "%s, line %d (query %s)" % (label, first_line, quote(raw_query))
+    if held is not None:  # more than _BATCH documents: kept compactly
+        if values:
+            _hold(entry, width, query, gold)
+        problem = held.bad_ranks()
+        if problem:
+            raise SubmissionError("%s: the ranks must be 1, 2, 3, ... once each; rank %d is %s" % ((where,) + problem))
+        document = held.repeated()
+        if document is not None:
+            raise SubmissionError("%s, line %d: query %s ranks document %s a second time"
+                                  % (label, _line_of(path, width, query, document), quote(raw_query),
+                                     quote(document)))
+        if query in gold:
+            summaries[query] = held.summary()
+        else:
+            unknown.append(raw_query)
+        return
     if width == 6:  # trec_eval: score descending, then document id descending
         order = sorted(zip(values, docs), reverse=True)
     else:
