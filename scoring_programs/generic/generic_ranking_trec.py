@@ -21,7 +21,6 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from functools import partial
 from itertools import compress
-from operator import neg
 
 from scoring_runtime import ReferenceDataError, SubmissionError, quote, stream_lines
 
@@ -91,19 +90,19 @@ def summarize(ranked, judged):
 
 
 _BATCH = 1 << 16  # a query's documents held as plain lists; past that many, in its compact form (_Compact)
-_PARTS = 16  # the compact form keeps its documents' hashes in this many arrays, by their low bits
+_PARTS = 256  # the compact form keeps its documents' hashes in this many arrays, by their low bits
 _RANK_CODE = "i" if array("i").itemsize >= 4 else "l"
 
 
 class _Compact(object):
     """The ranking of a query of more than _BATCH documents, held as the measures and checks need it: per document
-    its key in an array (a TREC run: its score negated, so that a run written best first is ascending; MS MARCO:
-    its rank), its id in a text of _BATCH ids joined by newlines, and its hash (a fixed-size integer) in one of
-    _PARTS arrays; and (score or rank, id, grade) of the documents graded above 0 (``hits``).
+    its score (a TREC run) or rank (MS MARCO) in an array, its id in a text of _BATCH ids joined by newlines, and its
+    hash (a fixed-size integer) in one of _PARTS arrays; and (score or rank, id, grade) of the documents graded
+    above 0 (``hits``).
 
     A graded document's rank in trec_eval's order is 1 + the documents before it: those of a higher score (a binary
-    search when the keys are in order, else one count over them) and, of its score, those of a larger id (read back
-    from the texts). A repeated id: equal hashes in one array, confirmed on the ids read back."""
+    search when the run lists its scores from the highest, else one count over them) and, of its score, those of a
+    larger id (read back from the texts). A repeated id: equal hashes in one array, confirmed on the ids read back."""
     __slots__ = ("trec", "graded", "keys", "texts", "hashes", "hits", "ordered")
 
     def __init__(self, trec, judged):
@@ -115,12 +114,12 @@ class _Compact(object):
 
     def add(self, docs, values):
         """Add a block of documents (every block but the last has _BATCH of them) and their scores or ranks."""
-        count = len(self.keys)
-        keys = list(map(neg, values)) if self.trec else values
-        if self.ordered:
-            self.ordered = keys == (sorted(keys) if self.trec else list(range(count + 1, count + len(keys) + 1))) \
-                and not (count and self.keys[-1] > keys[0])
-        self.keys.extend(keys)
+        keys, count = self.keys, len(self.keys)
+        if self.ordered:  # TREC: scores from the highest; MS MARCO: ranks 1, 2, 3, ...
+            self.ordered = values == (sorted(values, reverse=True) if self.trec else
+                                      list(range(count + 1, count + len(values) + 1))) \
+                and not (count and self.trec and keys[-1] < values[0])
+        keys.extend(values)
         self.texts.append("\n".join(docs))
         graded, hits = self.graded, self.hits
         if graded:
@@ -171,51 +170,64 @@ class _Compact(object):
         total, hits = len(self.keys), self.hits
         if not self.trec:
             return total, sorted((rank, grade) for rank, _, grade in hits)
-        keys, marks = self.keys, sorted(set(-score for score, _, _ in hits))
-        if self.ordered:  # before: the documents of a higher score (a smaller key); upto: of a higher or equal one
-            before = dict((mark, bisect_left(keys, mark)) for mark in marks)
-            upto = dict((mark, bisect_right(keys, mark)) for mark in marks)
+        scores = sorted(set(score for score, _, _ in hits))
+        if self.ordered:  # above: the documents of a higher score; upto: of a higher or the same score
+            above = dict((score, _higher(self.keys, score, False)) for score in scores)
+            upto = dict((score, _higher(self.keys, score, True)) for score in scores)
         else:
-            before, upto = self._counts(marks, bisect_right), self._counts(marks, bisect_left)
-        above = self._larger_ids(dict((mark, [document for score, document, _ in hits if -score == mark])
-                                      for mark in marks if upto[mark] - before[mark] > 1), before, upto)
-        return total, sorted((1 + before[-score] + above[document], grade) for score, document, grade in hits)
+            above, upto = self._counts(scores, bisect_left), self._counts(scores, bisect_right)
+        larger = self._larger_ids(dict((score, [document for value, document, _ in hits if value == score])
+                                       for score in scores if upto[score] - above[score] > 1), above, upto)
+        return total, sorted((1 + above[score] + larger[document], grade) for score, document, grade in hits)
 
-    def _counts(self, marks, search):
-        """{mark: keys below it} (search bisect_right) or {mark: keys up to it} (bisect_left), in one pass."""
-        counts, total, result = Counter(map(partial(search, marks), self.keys)), 0, {}
-        for position, mark in enumerate(marks):
+    def _counts(self, scores, search):
+        """{score: documents of a higher score} (search bisect_left) or {score: of a higher or the same score}
+        (bisect_right), for ``scores`` in increasing order, in one pass over the keys."""
+        counts, total, result = Counter(map(partial(search, scores), self.keys)), 0, {}
+        for position in range(len(scores), 0, -1):
             total += counts.get(position, 0)
-            result[mark] = total
+            result[scores[position - 1]] = total
         return result
 
-    def _larger_ids(self, tied, before, upto):
-        """{graded document: documents of its score with a larger id} for ``tied`` {key: [graded documents]}."""
-        above = Counter()
+    def _larger_ids(self, tied, above, upto):
+        """{graded document: documents of its score with a larger id} for ``tied`` {score: [graded documents]}."""
+        larger = Counter()
         if not tied:
-            return above
+            return larger
         blocks = range(len(self.texts))
         if self.ordered:
-            blocks = range(min(before[mark] for mark in tied) // _BATCH, (max(upto[mark] for mark in tied) - 1)
-                           // _BATCH + 1)
+            blocks = range(min(above[score] for score in tied) // _BATCH,
+                           (max(upto[score] for score in tied) - 1) // _BATCH + 1)
         for block in blocks:
             ids, base = self.ids(block), block * _BATCH
             if self.ordered:
-                groups = dict((mark, ids[max(before[mark] - base, 0):max(upto[mark] - base, 0)]) for mark in tied)
+                groups = dict((score, ids[max(above[score] - base, 0):max(upto[score] - base, 0)]) for score in tied)
             else:
                 keys, groups = self.keys[base:base + len(ids)], {}
                 for i in compress(range(len(ids)), map(tied.__contains__, keys)):
                     groups.setdefault(keys[i], []).append(ids[i])
-            for mark, group in groups.items():
-                documents = tied[mark]
+            for score, group in groups.items():
+                documents = tied[score]
                 if len(documents) > 8:  # many graded documents share this score: one sort, then a search each
                     group = sorted(group)
                     for document in documents:
-                        above[document] += len(group) - bisect_right(group, document)
+                        larger[document] += len(group) - bisect_right(group, document)
                 else:
                     for document in documents:
-                        above[document] += sum(map(document.__lt__, group))
-        return above
+                        larger[document] += sum(map(document.__lt__, group))
+        return larger
+
+
+def _higher(scores, score, same):
+    """How many of ``scores`` (an array from the highest) are above ``score`` (with ``same``, or equal to it)."""
+    low, high = 0, len(scores)
+    while low < high:
+        middle = (low + high) // 2
+        if scores[middle] > score or same and scores[middle] == score:
+            low = middle + 1
+        else:
+            high = middle
+    return low
 
 
 class _Ungrouped(Exception):
