@@ -139,7 +139,8 @@ def test_the_worked_table_and_a_query_in_two_blocks(score, batch):
 
 
 @pytest.mark.parametrize("text, message", [
-    (lines([("d1", 3), ("d2", 2), ("d3", 1), ("d1", 0)]), "run.txt, line 4: query 'q1' ranks document 'd1' a second time"),
+    (lines([("d1", 3), ("d2", 2), ("d3", 1), ("d1", 0)]),
+     "run.txt, line 4: query 'q1' ranks document 'd1' a second time"),
     # the first document given a second time, in the file's order
     (lines([("d1", 3), ("d2", 2), ("d3", 1), ("d2", 0), ("d1", 0)]), "line 4: query 'q1' ranks document 'd2'"),
     # ids as numbers: 007 is 7

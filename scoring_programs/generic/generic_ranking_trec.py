@@ -57,7 +57,7 @@ def read_qrels(path, label):
             if judged is None:
                 judged = qrels[query] = {}
         grade = parts[3]
-        if not (grade.isdigit() and len(grade) <= _MAX_GRADE_DIGITS) and not _signed(grade):
+        if not (grade.isdecimal() and len(grade) <= _MAX_GRADE_DIGITS) and not _signed(grade):
             raise ReferenceDataError("%s, line %d: the grade (4th column) must be an integer of at most %d digits"
                                      % (label, number, _MAX_GRADE_DIGITS))
         document = parts[2]
@@ -74,7 +74,7 @@ def read_qrels(path, label):
 
 def _signed(grade):
     digits = grade[1:]
-    return grade[:1] in ("+", "-") and digits.isdigit() and len(digits) <= _MAX_GRADE_DIGITS
+    return grade[:1] in ("+", "-") and digits.isdecimal() and len(digits) <= _MAX_GRADE_DIGITS
 
 
 def summarize(ranked, judged):
@@ -284,7 +284,7 @@ def _scan(path, label, gold, strict, grouped):
                                       % (label, number, quote(text)))
         else:
             document, text = parts[1], parts[2]
-            value = int(text) if text.isdigit() and len(text) < 10 else 0
+            value = int(text) if text.isdecimal() and len(text) < 10 else 0
             if value < 1:
                 raise SubmissionError("%s, line %d: the rank (3rd column) must be an integer from 1, found %s"
                                       % (label, number, quote(text)))
