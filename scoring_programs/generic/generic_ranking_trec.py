@@ -310,13 +310,13 @@ def _hold(entry, width, query, gold):
 
 def _finish(path, label, width, query, entry, gold, summaries, unknown):
     first_line, raw_query, docs, values, held = entry
-    where = "%s, line %d (query %s)" % (label, first_line, quote(raw_query))
     if held is not None:  # more than _BATCH documents: kept compactly
         if values:
             _hold(entry, width, query, gold)
         problem = held.bad_ranks()
         if problem:
-            raise SubmissionError("%s: the ranks must be 1, 2, 3, ... once each; rank %d is %s" % ((where,) + problem))
+            raise SubmissionError("%s, line %d (query %s): the ranks must be 1, 2, 3, ... once each; rank %d is %s"
+                                  % ((label, first_line, quote(raw_query)) + problem))
         document = held.repeated()
         if document is not None:
             raise SubmissionError("%s, line %d: query %s ranks document %s a second time"
@@ -333,8 +333,9 @@ def _finish(path, label, width, query, entry, gold, summaries, unknown):
         order = sorted(zip(values, docs))
         for position, (rank, _) in enumerate(order, 1):
             if rank != position:
-                raise SubmissionError("%s: the ranks must be 1, 2, 3, ... once each; rank %d is %s"
-                                      % (where, position, "given twice" if rank < position else "missing"))
+                raise SubmissionError("%s, line %d (query %s): the ranks must be 1, 2, 3, ... once each; rank %d is %s"
+                                      % (label, first_line, quote(raw_query), position,
+                                         "given twice" if rank < position else "missing"))
     ranked = [document for _, document in order]
     if len(set(ranked)) != len(ranked):
         seen = set()
