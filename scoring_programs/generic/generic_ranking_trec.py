@@ -13,8 +13,8 @@ A document ranked twice for a query is an error (trec_eval and msmarco_eval refu
 
 Ids follow the generic kinds' rule (generic_table.id_key: integers as numbers). What a query's ranking keeps is its
 summary: how many documents it ranks and the (rank, grade) of the ranked documents whose grade is above 0. A run
-is read one query at a time; a query of more than _BATCH documents is held compactly (_Compact: about 25 bytes a
-document instead of a sorted list of them), with the same summary and the same errors.
+is read one query at a time; a query of more than _BATCH documents is held compactly (_Compact: about 17 bytes a
+document and its id's characters, instead of a sorted list), with the same summary and the same errors.
 """
 from array import array
 from bisect import bisect_left, bisect_right
@@ -315,13 +315,10 @@ def _finish(path, label, width, query, entry, gold, summaries, unknown):
             _hold(entry, width, query, gold)
         problem = held.bad_ranks()
         if problem:
-            raise SubmissionError("%s, line %d (query %s): the ranks must be 1, 2, 3, ... once each; rank %d is %s"
-                                  % ((label, first_line, quote(raw_query)) + problem))
+            raise _bad_ranks(label, first_line, raw_query, *problem)
         document = held.repeated()
         if document is not None:
-            raise SubmissionError("%s, line %d: query %s ranks document %s a second time"
-                                  % (label, _line_of(path, width, query, document), quote(raw_query),
-                                     quote(document)))
+            raise _twice(path, label, width, query, raw_query, document)
         if query in gold:
             summaries[query] = held.summary()
         else:
@@ -333,22 +330,29 @@ def _finish(path, label, width, query, entry, gold, summaries, unknown):
         order = sorted(zip(values, docs))
         for position, (rank, _) in enumerate(order, 1):
             if rank != position:
-                raise SubmissionError("%s, line %d (query %s): the ranks must be 1, 2, 3, ... once each; rank %d is %s"
-                                      % (label, first_line, quote(raw_query), position,
-                                         "given twice" if rank < position else "missing"))
+                raise _bad_ranks(label, first_line, raw_query, position, "given twice" if rank < position else
+                                 "missing")
     ranked = [document for _, document in order]
     if len(set(ranked)) != len(ranked):
         seen = set()
         for document in docs:
             if document in seen:
-                raise SubmissionError("%s, line %d: query %s ranks document %s a second time"
-                                      % (label, _line_of(path, width, query, document), quote(raw_query),
-                                         quote(document)))
+                raise _twice(path, label, width, query, raw_query, document)
             seen.add(document)
     if query in gold:
         summaries[query] = summarize(ranked, gold[query])
     else:
         unknown.append(raw_query)
+
+
+def _bad_ranks(label, first_line, raw_query, rank, problem):
+    return SubmissionError("%s, line %d (query %s): the ranks must be 1, 2, 3, ... once each; rank %d is %s"
+                           % (label, first_line, quote(raw_query), rank, problem))
+
+
+def _twice(path, label, width, query, raw_query, document):
+    return SubmissionError("%s, line %d: query %s ranks document %s a second time"
+                           % (label, _line_of(path, width, query, document), quote(raw_query), quote(document)))
 
 
 def _line_of(path, width, query, document):
