@@ -7,7 +7,8 @@ regression. None of their code is part of this project: bench/official.py finds 
 mirrors named by --official or $OFFICIAL_SCORERS, and a scorer not found there is reported as not run.
 
 Each runs in a fresh process, started from a small probe process that caps its address space (RLIMIT_AS) and its
-wall time, and reads its peak RSS (ru_maxrss of the finished child). What an official scorer needs in another layout
+CPU time (RLIMIT_CPU; four times as much wall time), and reads its wall time, CPU time and peak RSS (ru_maxrss of
+the finished child). What an official scorer needs in another layout
 than the run's (toxic-spans' gold as <id><TAB><list>, SQuAD's dataset JSON, sacreBLEU's line files) is written
 before it starts and is not timed; the submission file itself is read as it is, except for sacreBLEU (its
 hypotheses one a line, in the gold's order).
@@ -15,6 +16,7 @@ hypotheses one a line, in the gold's order).
 import importlib.util
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -37,27 +39,31 @@ limit, timeout, cwd = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
 def cap():
     if limit:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    resource.setrlimit(resource.RLIMIT_CPU, (int(timeout), int(timeout) + 5))
 
 
 started = time.time()
 try:
+    # the wall time cap only backs the CPU time cap up (a shared machine may give the scorer a fraction of a core)
     proc = subprocess.run(sys.argv[4:], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=cap,
-                          timeout=timeout)
+                          timeout=4 * timeout)
     code, out, err = proc.returncode, proc.stdout, proc.stderr
 except subprocess.TimeoutExpired as exc:
     code, out, err = None, exc.stdout or b"", exc.stderr or b""
 elapsed = time.time() - started
-print(json.dumps([code, elapsed, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps([code, elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss,
                   out[-4000:].decode("utf-8", "replace"), err[-4000:].decode("utf-8", "replace")]))
 """
 
 
 def measure(command, cwd, memory_mb, timeout):
-    """(exit status or None when timed out, seconds, peak RSS in MB, stdout tail, stderr tail) of ``command``."""
+    """(exit status or None when stopped, wall seconds, CPU seconds, peak RSS in MB, stdout tail, stderr tail) of
+    ``command``, capped at ``memory_mb`` of address space and ``timeout`` seconds of CPU time (4 x of wall time)."""
     probe = subprocess.run([sys.executable, "-c", _PROBE, str(memory_mb * 1024 * 1024), str(timeout), cwd] + command,
                            stdout=subprocess.PIPE, check=True)
-    code, seconds, peak_kb, out, err = json.loads(probe.stdout.decode())
-    return code, seconds, peak_kb / 1024.0, out, err
+    code, seconds, cpu, peak_kb, out, err = json.loads(probe.stdout.decode())
+    return code, seconds, cpu, peak_kb / 1024.0, out, err
 
 
 def outcome(code, out, err, output_dir, memory_mb, timeout):
@@ -65,7 +71,9 @@ def outcome(code, out, err, output_dir, memory_mb, timeout):
     lines = [line.strip() for line in err.splitlines() if line.strip()]
     last = lines[-1] if lines else ""
     if code is None:
-        return False, "cannot run: still running after %d s (stopped)" % timeout
+        return False, "cannot run: still running after %d s of wall time (stopped)" % (4 * timeout)
+    if code == -signal.SIGXCPU:
+        return False, "cannot run: still running after %d s of CPU time (stopped)" % timeout
     if code != 0 and ("MemoryError" in err or "Cannot allocate" in err or "std::bad_alloc" in err
                       or "malloc" in err.lower() or code == -9):
         return False, "cannot run: out of memory (address space capped at %d MB): %s" % (memory_mb, last[:60])
@@ -275,15 +283,15 @@ def scorers(shape_name):
 
 
 def run(prepare, tools, input_dir, work, memory_mb, timeout):
-    """(ran, seconds, peak MB, what it did): seconds and peak None when it could not be started."""
+    """(scored, wall seconds, CPU seconds, peak MB, what it did): the figures None when it could not be started."""
     output_dir = os.path.join(work, "out")
     try:
         command = prepare(tools, input_dir, work)
     except CannotRun as exc:
-        return False, None, None, str(exc)
+        return False, None, None, None, str(exc)
     if command and command[-1] == work:  # the programs that take INPUT OUTPUT write into OUTPUT: give them out/
         command[-1] = output_dir
         os.makedirs(output_dir)
-    code, seconds, peak, out, err = measure(command, work, memory_mb, timeout)
+    code, seconds, cpu, peak, out, err = measure(command, work, memory_mb, timeout)
     scored, said = outcome(code, out, err, output_dir, memory_mb, timeout)
-    return scored, seconds, peak, said
+    return scored, seconds, cpu, peak, said

@@ -16,7 +16,8 @@ RSS (VmHWM) and CPU time are read by a wrapper inside it, the wall time here. Li
 A second table, "against the official scorers": on the same files, right after ours, each run's task or kind's own
 scorer (bench/huge_official.py says which and how), found under --official or $OFFICIAL_SCORERS (checkouts or
 mirrors, as for bench/run.py), in a fresh process capped at --official-memory MB of address space and
---official-timeout seconds; "cannot run" with why where it crashes, refuses, runs out of memory or time, or is not
+--official-timeout seconds of CPU time; both sides' CPU time is shown beside the wall time (per MB in CPU time, which
+a busy machine skews less); "cannot run" with why where it crashes, refuses, runs out of memory or time, or is not
 found. --no-official leaves it out.
 """
 import argparse
@@ -166,9 +167,9 @@ def _generic_shapes(work, size):
 
 
 def _run(shape, work, officials=None):
-    """Ours on the shape's files: (MB, exit, seconds, peak MB, stderr's first line); with ``officials``
-    ((tools, memory MB, timeout)), each official scorer of the shape on the same files afterwards, appended as
-    [(scorer name, (scored, seconds, peak MB, what it did))]."""
+    """Ours on the shape's files: (MB, exit, seconds, peak MB, stderr's first line, CPU seconds, theirs); with
+    ``officials`` ((tools, memory MB, timeout)), theirs: each official scorer of the shape on the same files
+    afterwards, [(scorer name, (scored, seconds, CPU seconds, peak MB, what it did))]."""
     folder = tempfile.mkdtemp(dir=work)
     res, out = os.path.join(folder, "input", "res"), os.path.join(folder, "output")
     os.makedirs(res)
@@ -187,7 +188,7 @@ def _run(shape, work, officials=None):
     proc = subprocess.run([sys.executable, "-c", _WRAPPER, usage, os.path.join(shape.program, "evaluate.py"),
                            os.path.join(folder, "input"), out], capture_output=True, text=True, env=env)
     seconds = time.time() - started
-    peak_kb, _ = open(usage).read().split()
+    peak_kb, cpu = open(usage).read().split()
     theirs = []
     if officials is not None:
         tools, memory_mb, timeout = officials
@@ -198,7 +199,7 @@ def _run(shape, work, officials=None):
                                                      memory_mb, timeout)))
     shutil.rmtree(folder)
     said = (proc.stderr.strip().splitlines() or [""])[0]
-    return megabytes, proc.returncode, seconds, int(peak_kb) / 1024.0, said, theirs
+    return megabytes, proc.returncode, seconds, int(peak_kb) / 1024.0, said, float(cpu), theirs
 
 
 def _per_mb(seconds, megabytes):
@@ -206,17 +207,18 @@ def _per_mb(seconds, megabytes):
 
 
 def _official_rows(rows):
-    """The table against the official scorers: a row per (run, official scorer)."""
-    print("\n| run | MB | ours: seconds | ours: peak MB | ours: s/MB | official scorer | official: seconds "
-          "| official: peak MB | official: s/MB | official / ours (time) | what the official scorer did |")
+    """The table against the official scorers: a row per (run, official scorer); per MB and the ratio in CPU time."""
+    print("\n| run | MB | ours: seconds (CPU) | ours: peak MB | ours: CPU s/MB | official scorer "
+          "| official: seconds (CPU) | official: peak MB | official: CPU s/MB | official / ours (CPU time) "
+          "| what the official scorer did |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
-    for name, megabytes, seconds, peak, theirs in rows:
-        for scorer, (_, other_seconds, other_peak, said) in theirs:
-            print("| %s | %.0f | %.1f | %.0f | %s | %s | %s | %s | %s | %s | %s |" % (
-                name, megabytes, seconds, peak, _per_mb(seconds, megabytes), scorer,
-                "-" if other_seconds is None else "%.1f" % other_seconds,
-                "-" if other_peak is None else "%.0f" % other_peak, _per_mb(other_seconds, megabytes),
-                "-" if other_seconds is None else "%.1f" % (other_seconds / seconds), said.replace("|", "/")))
+    for name, megabytes, seconds, cpu, peak, theirs in rows:
+        for scorer, (_, other_seconds, other_cpu, other_peak, said) in theirs:
+            print("| %s | %.0f | %.1f (%.1f) | %.0f | %s | %s | %s | %s | %s | %s | %s |" % (
+                name, megabytes, seconds, cpu, peak, _per_mb(cpu, megabytes), scorer,
+                "-" if other_seconds is None else "%.1f (%.1f)" % (other_seconds, other_cpu),
+                "-" if other_peak is None else "%.0f" % other_peak, _per_mb(other_cpu, megabytes),
+                "-" if other_cpu is None else "%.1f" % (other_cpu / max(cpu, 0.01)), said.replace("|", "/")))
 
 
 def main(argv=None):
@@ -230,7 +232,7 @@ def main(argv=None):
     parser.add_argument("--official-memory", type=int, default=8192, metavar="MB",
                         help="address space cap of each official scorer's process (default 8192 MB)")
     parser.add_argument("--official-timeout", type=float, default=600, metavar="SECONDS",
-                        help="wall time cap of each official scorer's run (default 600 s)")
+                        help="CPU time cap of each official scorer's run (default 600 s; 4 x as much wall time)")
     parser.add_argument("--no-official", action="store_true", help="do not run the official scorers")
     args = parser.parse_args(argv)
     size = args.mb * 1000 * 1000
@@ -252,9 +254,9 @@ def main(argv=None):
     print("|---|---|---|---|---|---|---|---|")
     against = []
     for shape in shapes:
-        megabytes, code, seconds, peak, said, theirs = _run(shape, work, officials)
+        megabytes, code, seconds, peak, said, cpu, theirs = _run(shape, work, officials)
         if theirs:
-            against.append((shape.name, megabytes, seconds, peak, theirs))
+            against.append((shape.name, megabytes, seconds, cpu, peak, theirs))
         if shape.expect == "refused":
             target, met = "refused, <= %g s, <= %d MB" % (REFUSAL_SECONDS, REFUSAL_MB), (
                 code == 1 and seconds <= REFUSAL_SECONDS and peak <= REFUSAL_MB)
