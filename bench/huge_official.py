@@ -27,13 +27,16 @@ from codalab_bundles.loading import load_file  # noqa: E402
 import official  # noqa: E402  (bench/official.py)
 
 
+WALL_FACTOR = 4  # the wall time cap, in CPU time caps
+
+
 class CannotRun(Exception):
     """The official scorer cannot be run on this run's files (why is the message)."""
 
 
 _PROBE = """
 import json, resource, subprocess, sys, time
-limit, timeout, cwd = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
+limit, timeout, wall, cwd = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
 
 
 def cap():
@@ -45,8 +48,8 @@ def cap():
 started = time.time()
 try:
     # the wall time cap only backs the CPU time cap up (a shared machine may give the scorer a fraction of a core)
-    proc = subprocess.run(sys.argv[4:], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=cap,
-                          timeout=4 * timeout)
+    proc = subprocess.run(sys.argv[5:], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=cap,
+                          timeout=wall)
     code, out, err = proc.returncode, proc.stdout, proc.stderr
 except subprocess.TimeoutExpired as exc:
     code, out, err = None, exc.stdout or b"", exc.stderr or b""
@@ -59,9 +62,10 @@ print(json.dumps([code, elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrs
 
 def measure(command, cwd, memory_mb, timeout):
     """(exit status or None when stopped, wall seconds, CPU seconds, peak RSS in MB, stdout tail, stderr tail) of
-    ``command``, capped at ``memory_mb`` of address space and ``timeout`` seconds of CPU time (4 x of wall time)."""
-    probe = subprocess.run([sys.executable, "-c", _PROBE, str(memory_mb * 1024 * 1024), str(timeout), cwd] + command,
-                           stdout=subprocess.PIPE, check=True)
+    ``command``, capped at ``memory_mb`` of address space and ``timeout`` seconds of CPU time (WALL_FACTOR times as
+    much wall time)."""
+    probe = subprocess.run([sys.executable, "-c", _PROBE, str(memory_mb * 1024 * 1024), str(timeout),
+                            str(WALL_FACTOR * timeout), cwd] + command, stdout=subprocess.PIPE, check=True)
     code, seconds, cpu, peak_kb, out, err = json.loads(probe.stdout.decode())
     return code, seconds, cpu, peak_kb / 1024.0, out, err
 
@@ -71,7 +75,7 @@ def outcome(code, out, err, output_dir, memory_mb, timeout):
     lines = [line.strip() for line in err.splitlines() if line.strip()]
     last = lines[-1] if lines else ""
     if code is None:
-        return False, "cannot run: still running after %d s of wall time (stopped)" % (4 * timeout)
+        return False, "cannot run: still running after %d s of wall time (stopped)" % (WALL_FACTOR * timeout)
     if code == -signal.SIGXCPU:
         return False, "cannot run: still running after %d s of CPU time (stopped)" % timeout
     if code != 0 and ("MemoryError" in err or "Cannot allocate" in err or "std::bad_alloc" in err
