@@ -241,10 +241,12 @@ def main(argv=None):
     os.makedirs(work, exist_ok=True)
     dist = os.path.join(work, "dist")
     shapes = []
+    # --only names a task, a kind or a whole run name ("ranking valid huge query"): build what it can select
+    kinds = ("generic", "classification", "regression", "text", "sequence", "ranking")
     for task in taskdef.task_names():
-        if not args.only or any(o in task for o in args.only):
+        if not args.only or any(task in o or o in task for o in args.only):
             shapes.extend(_task_shapes(task, dist, work, size))
-    if not args.only or any(o in "generic classification regression text sequence ranking" for o in args.only):
+    if not args.only or any(k in o or o in k for o in args.only for k in kinds):
         shapes.extend(_generic_shapes(work, size))
     shapes = [s for s in shapes if not args.only or any(o in s.name for o in args.only)]
     officials = None if args.no_official else (
