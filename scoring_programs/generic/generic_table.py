@@ -84,20 +84,28 @@ def csv_records(path, label, id_column, columns, error):
 def collect(records, label, error, gold=None):
     """{id key: (line, cells)} in file order; ``gold`` (a submission's gold ids) makes unknown ids errors."""
     table = {}
+    for key, line, cells in checked_records(records, label, error, gold, table):
+        table[key] = (line, cells)
+    return table
+
+
+def checked_records(records, label, error, gold=None, seen=None):
+    """(id key, line, cells) of each record, checked as collect checks them, as they are read: ``seen`` is
+    {id key: (line, ...)} of the records given so far, which the caller fills."""
+    seen = {} if seen is None else seen
     for line, raw_id, cells in records:
         key = raw_id if _PLAIN_ID.match(raw_id) else id_key(raw_id)
-        if not key or key in table or gold is not None and key not in gold:
+        if not key or key in seen or gold is not None and key not in gold:
             where = "%s, line %d" % (label, line)
             if not key:
                 raise error("%s: the id is empty" % where)
-            if key in table:
+            if key in seen:
                 raise error("%s: id %s is given twice, on lines %d and %d"
-                            % (where, quote(raw_id), table[key][0], line))
+                            % (where, quote(raw_id), seen[key][0], line))
             raise error("%s: id %s is not an id of this phase" % (where, quote(raw_id)))
-        table[key] = (line, cells)
-    if not table:
+        yield key, line, cells
+    if not seen:
         raise error("%s holds no rows" % label)
-    return table
 
 
 def check_complete(predicted, gold, label, hint=""):

@@ -16,8 +16,8 @@ from report_html import paragraph, section, table
 from scoring_runtime import VERSION, Items, ReferenceDataError, SubmissionError, load_json, quote, read_text
 
 from generic_result import make_result, scores_section
-from generic_table import (RepeatedKey, check_complete, collect, csv_records, describe, id_key, json_members,
-                           json_object, locate)
+from generic_table import (RepeatedKey, check_complete, checked_records, csv_records, describe, id_key,
+                           json_members, json_object, locate)
 import generic_text_metrics as metrics
 
 MEAN_KEYS = ("exact_match", "f1") + metrics.ROUGE_KEYS
@@ -25,6 +25,8 @@ _BLEU_NAMES = (["hyp_len", "ref_len"] + ["correct_%d" % n for n in range(1, metr
                ["total_%d" % n for n in range(1, metrics.BLEU_ORDER + 1)])
 _CHRF_NAMES = [name % n for n in range(1, metrics.CHRF_ORDER + 1) for name in ("hyp_%d", "ref_%d", "match_%d")]
 _SHOWN_ITEMS = 20
+# Characters of a prediction kept for the page (the lowest items) and the item details; the rest is only scored.
+_KEPT = 1000
 
 
 def table_format(name):
@@ -140,7 +142,8 @@ def read_gold(ref_dir, config):
 
 
 def read_predictions(res_dir, config, gold):
-    """{id: predicted text} for exactly the gold ids."""
+    """(id, predicted text) for exactly the gold ids, one at a time as the file is read (the caller scores each
+    and keeps only its statistics); the first bad id or value, or missing ids at the end, a SubmissionError."""
     name = config["submission"]
     hint = " (give \"\" for an id you leave unanswered)"
     if table_format(name) == "json":
@@ -150,17 +153,18 @@ def read_predictions(res_dir, config, gold):
                     % (name, table_format(name).upper(), config["id_column"], config["prediction_column"]))
     path = locate(res_dir, name, SubmissionError, expected)
     label = describe(path, SubmissionError)
+    predicted = {}
     if table_format(name) != "json":
-        table = collect(_records(path, label, config, config["prediction_column"], SubmissionError), label,
-                        SubmissionError, gold)
-        predicted = dict((key, cells[0]) for key, (_, cells) in table.items())
+        for key, line, cells in checked_records(_records(path, label, config, config["prediction_column"],
+                                                         SubmissionError), label, SubmissionError, gold, predicted):
+            predicted[key] = (line,)
+            yield key, cells[0]
         check_complete(predicted, gold, label, hint)
-        return predicted
+        return
     # Read member by member: the first bad id ends the reading there.
     other, members = json_members(path, label, SubmissionError)
     if members is None:
         raise SubmissionError("%s must hold a JSON object {id: predicted text}, found %s" % (label, _json_kind(other)))
-    predicted = {}
     try:
         for raw_id, value in members:
             key = id_key(raw_id)
@@ -171,11 +175,12 @@ def read_predictions(res_dir, config, gold):
             if not isinstance(value, str):
                 raise SubmissionError("%s, id %s: the prediction must be a string (\"\" for no answer), found %s"
                                       % (label, quote(raw_id), _json_kind(value)))
-            predicted[key] = value
+            predicted[key] = True
+            yield key, value
+            value = None  # (not held while the next member is read)
     except RepeatedKey as exc:
         raise SubmissionError("%s: id %s is given more than once" % (label, quote(exc.args[0])))
     check_complete(predicted, gold, label, hint)
-    return predicted
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -195,34 +200,24 @@ def signatures(references, keys):
     return out
 
 
-def measure(references, predictions, keys, normalize, golds=None):
-    """({key: score}, {key: per-item values or statistics}) for the keys asked for, over aligned lists; ``golds``:
-    the squad_gold of each item's references, when the caller has them."""
-    per_item = {}
-    if "exact_match" in keys or "f1" in keys:
-        if golds is None:
-            golds = [metrics.squad_gold(refs, normalize) for refs in references]
-        squad_scores = metrics.squad_scores
-        pairs = [squad_scores(gold, pred, normalize) for gold, pred in zip(golds, predictions)]
-        per_item["exact_match"] = [p[0] for p in pairs]
-        per_item["f1"] = [p[1] for p in pairs]
-    rouge = [key for key in metrics.ROUGE_KEYS if key in keys]
-    if rouge:
-        found = [metrics.rouge_scores(refs, pred, rouge) for refs, pred in zip(references, predictions)]
-        for key in rouge:
-            per_item[key] = [f[key] for f in found]
-    if "bleu" in keys:
-        per_item["bleu"] = [metrics.bleu_stats(refs, pred) for refs, pred in zip(references, predictions)]
-    if "chrf" in keys:
-        per_item["chrf"] = [metrics.chrf_stats(refs, pred) for refs, pred in zip(references, predictions)]
+def measure(per_item, keys, count):
+    """{key: score} for the keys asked for, from the per-item values and statistics of ``count`` items."""
     values = {}
     for key in keys:
         if key in MEAN_KEYS:
-            values[key] = math.fsum(per_item[key]) / len(predictions)
+            values[key] = math.fsum(per_item[key]) / count
         else:
             totals = [sum(column) for column in zip(*per_item[key])]
             values[key] = (metrics.bleu_of if key == "bleu" else metrics.chrf_of)(totals)
-    return values, per_item
+    return values
+
+
+def shown(text):
+    """A prediction as the page and the item details show it: whole up to _KEPT characters, else its start and
+    its length (quote() shows fewer characters, so its messages are those of the whole text)."""
+    if len(text) <= _KEPT:
+        return text
+    return "%s [... %d characters in all]" % (text[:_KEPT], len(text))
 
 
 def _finish(key):
@@ -272,27 +267,32 @@ def build_items(key, ids, references, predictions, per_item):
 
 def score(ref_dir, res_dir, config):
     gold = read_gold(ref_dir, config)
-    predicted = read_predictions(res_dir, config, gold)
     ids = list(gold)
-    references = [gold[key] for key in ids]
-    predictions = [predicted[key] for key in ids]
+    position = dict((key, index) for index, key in enumerate(ids))
     keys = list(config["keys"])
     normalize = normalizer(config)
     needed = set(keys) | ({"f1"} if "exact_match" in keys else set())
-    golds = None
-    if "f1" in needed:  # the references normalized once, for the scores and the no-answer count
-        golds = [metrics.squad_gold(refs, normalize) for refs in references]
-        no_answer = sum(1 for gold in golds if not any(gold))
-    else:  # only the count: one item's normalized references at a time (memory)
-        no_answer = sum(1 for refs in references if not any(metrics.squad_gold(refs, normalize)))
-    values, per_item = measure(references, predictions, needed, normalize, golds)
-    del golds
+    # Per item, in the gold's order: each key's value or statistics, the prediction as shown, whether it is
+    # empty, whether the item is a no-answer item. Each prediction is scored as it is read and not kept.
+    per_item = dict((key, [None] * len(ids)) for key in needed)
+    predictions, empty, no_answer = [None] * len(ids), [False] * len(ids), [False] * len(ids)
+    for key, text in read_predictions(res_dir, config, gold):
+        index, references = position[key], gold[key]
+        normal = metrics.squad_gold(references, normalize)
+        no_answer[index] = not any(normal)
+        found = metrics.item_scores(references, text, needed, normalize, normal)
+        for name in needed:
+            per_item[name][index] = found[name]
+        predictions[index], empty[index] = shown(text), not text or text.isspace()
+        del text
+    references = [gold[key] for key in ids]
+    values = measure(per_item, needed, len(ids))
     signed = signatures(references, keys)
-    notes = ["scored %d ids (%d of them no-answer items)" % (len(ids), no_answer)]
+    notes = ["scored %d ids (%d of them no-answer items)" % (len(ids), sum(no_answer))]
     notes.extend("%s signature (sacreBLEU-compatible): %s" % (key, text) for key, text in sorted(signed.items()))
     totals = [("ids scored", len(ids)), ("ids with several references", sum(1 for r in references if len(r) > 1)),
-              ("no-answer ids (every reference empty after normalization)", no_answer),
-              ("empty predictions", sum(1 for p in predictions if not p.strip()))]
+              ("no-answer ids (every reference empty after normalization)", sum(no_answer)),
+              ("empty predictions", sum(empty))]
 
     def render(scores, gold_public):
         return _page(scores, totals, signed, normalize, ids, references, predictions, per_item, keys, gold_public)
