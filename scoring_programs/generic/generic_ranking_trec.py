@@ -341,8 +341,9 @@ def _keys(ids):
 
 def _scores(texts):
     """The scores of ``texts`` (a TREC run's 5th column) if each is a finite number, else None."""
+    same = texts.count(texts[0]) == len(texts)  # one score for all (cheaper than a set)
     values = {}
-    for text in set(texts):
+    for text in texts[:1] if same else set(texts):
         try:
             value = float(text)
         except ValueError:
@@ -350,6 +351,8 @@ def _scores(texts):
         if value - value != 0.0:
             return None
         values[text] = value
+    if same:
+        return [values[texts[0]]] * len(texts)
     return list(map(values.__getitem__, texts)) if len(values) < len(texts) else list(map(float, texts))
 
 
@@ -398,7 +401,7 @@ def _scan(path, label, gold, strict, grouped):
         values = tokens and _scores(tokens[4::6])
         if values:
             width = 6
-            raws, documents = tokens[0::6], _keys(tokens[2::6])
+            raws, documents = tokens[0::6], tokens[2::6]
             total = len(raws)
             starts = [0] + list(compress(range(1, total), map(ne, raws[1:], raws[:-1])))
             starts.append(total)
@@ -414,15 +417,16 @@ def _scan(path, label, gold, strict, grouped):
                         _finish(path, label, width, query, buffers.pop(query), gold, summaries, unknown)
                         finished.add(query)
                         state[:] = None, None, None
-                    if gold.keys().isdisjoint(keys) and finished.isdisjoint(keys) and len(set(keys)) == len(keys):
-                        finished.update(keys)
+                    fresh = set(keys)
+                    if len(fresh) == len(keys) and fresh.isdisjoint(finished) and gold.keys().isdisjoint(fresh):
+                        finished |= fresh
                         unknown.extend(middle)
                         group = groups - 1
                         continue
                 low, high = starts[group], starts[group + 1]
                 raw = raws[low]
                 entry = state[2] if raw == state[0] else start(number + low + 1, raw)
-                add(entry, documents[low:high], values[low:high])
+                add(entry, _keys(documents[low:high]), values[low:high])
                 group += 1
             number += total
             continue
