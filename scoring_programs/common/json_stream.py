@@ -73,6 +73,7 @@ class JsonStream(object):
         self._base += keep
         chunk = self._handle.read(max(_CHUNK, len(self._text) - keep))
         self._eof = not chunk
+        self._read_at = len(self._text) - keep  # where the chunk just read starts in the new text
         self._text = self._text[keep:] + chunk
         return self._eof
 
@@ -158,11 +159,14 @@ class JsonStream(object):
     def _members(self):
         """The members, a chunk's worth at a time: each batch is checked against the depth limit before any of it
         is given out."""
-        pos, number, closed = self._start, 0, False
+        pos, number, closed, skeleton = self._start, 0, False, None
         while not closed:
             # json's own int, unless a run of digits too long for a number may stand outside strings (the end of
             # the text may cut a string: then the bounded parser, which is only slower, is used for this chunk).
-            decoder = self._bounded if _has_long_number(_json_skeleton(self._text[pos:])) else self._fast
+            # When nothing of the text was taken (a member longer than it), the text is the one read before and the
+            # chunk after it: only the chunk's skeleton is new (_grown).
+            skeleton = self._grown(skeleton) if skeleton is not None else _json_skeleton(self._text[pos:])
+            decoder = self._bounded if _has_long_number(skeleton) else self._fast
             batch, start = [], pos
             while not closed:
                 try:
@@ -188,12 +192,26 @@ class JsonStream(object):
                 number += 1
                 yield (key if self.kind == "object" else number), value
             if not closed:
+                if pos != start:  # members were taken: the skeleton is computed afresh for the text left
+                    skeleton = None
                 self._more(pos)
                 pos = 0
         end = self._skip(pos)
         if end < len(self._text):
             line, column = self._place(end)
             raise self.error("%s, line %d, column %d: not valid JSON (Extra data)" % (self.label, line, column))
+
+    def _grown(self, skeleton):
+        """The skeleton of the whole text, from ``skeleton``, that of the text before the chunk last read (_more).
+
+        A skeleton is made bytewise but for the escapes, paired from the left: the text before the chunk ending in an
+        odd run of backslashes, its last one pairs with what follows. That one adds nothing to the skeleton before
+        (a lone backslash is deleted): it goes with the chunk."""
+        text, start = self._text, self._read_at
+        run = 0
+        while run < start and text[start - 1 - run] == "\\":
+            run += 1
+        return skeleton + _json_skeleton(text[start - run % 2:])
 
     def _too_deep(self):
         """load_json's message for the whole text, which nests deeper than allowed (the check above is exact for
