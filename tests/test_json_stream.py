@@ -171,3 +171,18 @@ def test_long_members_hand_computed(tmp_path, monkeypatch):
     assert streamed(str(path)) == ("ok", {"a": "x\\" * 30, "b": [1, 2]})
     path.write_text(LONG_MEMBERS[2], encoding="utf-8")
     assert streamed(str(path)) == ("error", "p.json: the number '%s' has 31 digits, more than the 30 allowed" % ("9" * 31))
+
+
+@pytest.mark.parametrize("chunk", [1, 4, 9, 1 << 20])
+def test_errors_inside_a_long_string_cut_by_chunks(tmp_path, monkeypatch, chunk):
+    # the string opens at column 7 ('{"a": "'); its 41st character (column 48) is a backslash escaping nothing, or
+    # a raw tab; or the string never ends. Small chunks read on past the cut string without decoding it again.
+    monkeypatch.setattr(json_stream, "_CHUNK", chunk)
+    path = tmp_path / "p.json"
+    for text, column, message in [
+            ('{"a": "%s\\q%s", "b": 1}' % ("x" * 40, "y" * 40), 48, "Invalid \\escape"),
+            ('{"a": "%s\t%s", "b": 1}' % ("x" * 40, "y" * 40), 48, "Invalid control character at"),
+            ('[1, "%s' % ("x" * 80), 5, "Unterminated string starting at")]:
+        path.write_text(text, encoding="utf-8")
+        expected = ("error", "p.json, line 1, column %d: not valid JSON (%s)" % (column, message))
+        assert streamed(str(path)) == whole(str(path)) == expected
