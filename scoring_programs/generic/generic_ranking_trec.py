@@ -14,7 +14,8 @@ A document ranked twice for a query is an error (trec_eval and msmarco_eval refu
 Ids follow the generic kinds' rule (generic_table.id_key: integers as numbers). What a query's ranking keeps is its
 summary: how many documents it ranks and the (rank, grade) of the ranked documents whose grade is above 0. A run
 is read one query at a time; a query of more than _BATCH documents is held compactly (_Compact: about 17 bytes a
-document and its id's characters, instead of a sorted list), with the same summary and the same errors.
+document and its id's characters, instead of a sorted list), with the same summary and the same errors. Pieces of
+one-line queries are read in bulk (_scan); the queries the gold lacks are kept as a count and a few ids (_Unknown).
 """
 import io
 from array import array
