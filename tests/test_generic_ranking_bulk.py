@@ -88,7 +88,8 @@ def test_errors_inside_a_flood_name_their_line(read, chunk, bulk):
 
 @pytest.mark.parametrize("chunk", [1, 40, 1 << 20])
 def test_an_unknown_query_that_comes_back_is_read_again_whole(read, chunk):
-    # Q1 is lines 1-3, q3..q12 lines 4-13; q7 returns on line 14: the run is read again holding every query, and q7's repeated x4 is found
+    # Q1 is lines 1-3, q3..q12 lines 4-13; q7 returns on line 14: the run is read again holding every query, and
+    # q7's repeated x4 is found
     text = flood(Q1, 10) + "q7 Q0 x4 2 0.5 r\n"
     assert read(text, chunk) == "run.txt, line 14: query 'q7' ranks document 'x4' a second time"
     summaries, shown, count = read(flood(Q1, 10) + "q7 Q0 y 2 0.5 r\n", chunk)
@@ -98,7 +99,8 @@ def test_an_unknown_query_that_comes_back_is_read_again_whole(read, chunk):
 @pytest.mark.parametrize("chunk", [1, 30, 1 << 20])
 def test_ids_with_signs_or_zeros_and_tabs_and_carriage_returns(read, chunk):
     # +1 and 01 are the query 1 (integer ids compare as numbers): its lines are one query, d01 and d1 differ
-    text = "1\tQ0\td1\t1\t2\tr\n+1\tQ0\td01\t2\t1\tr\n01\tQ0\t-0\t3\t0\tr\n05 Q0 x 1 1 r\r\n06 Q0 x 1 1 r\rq9 Q0 x 1 1 r"
+    text = ("1\tQ0\td1\t1\t2\tr\n+1\tQ0\td01\t2\t1\tr\n01\tQ0\t-0\t3\t0\tr\n"
+            "05 Q0 x 1 1 r\r\n06 Q0 x 1 1 r\rq9 Q0 x 1 1 r")
     summaries, shown, count = read(text, chunk, gold={"1": {"d1": 1, "0": 3}})
     assert summaries == {"1": (3, [(1, 1), (3, 3)])} and shown == ["05", "06", "q9"] and count == 3
 

@@ -170,7 +170,8 @@ def test_long_members_hand_computed(tmp_path, monkeypatch):
     path.write_text(LONG_MEMBERS[0], encoding="utf-8")
     assert streamed(str(path)) == ("ok", {"a": "x\\" * 30, "b": [1, 2]})
     path.write_text(LONG_MEMBERS[2], encoding="utf-8")
-    assert streamed(str(path)) == ("error", "p.json: the number '%s' has 31 digits, more than the 30 allowed" % ("9" * 31))
+    assert streamed(str(path)) == \
+        ("error", "p.json: the number '%s' has 31 digits, more than the 30 allowed" % ("9" * 31))
 
 
 @pytest.mark.parametrize("chunk", [1, 4, 9, 1 << 20])

@@ -171,7 +171,7 @@ class JsonStream(object):
             # read after it: only the chunk's skeleton is new (_grown).
             skeleton = self._grown(skeleton) if skeleton is not None else _json_skeleton(self._text[pos:])
             decoder = self._bounded if _has_long_number(skeleton) else self._fast
-            batch, start = [], pos
+            batch = []
             while not closed:
                 try:
                     member = self._member(pos, decoder, number == 0 and not batch)
