@@ -138,3 +138,18 @@ def test_random_runs_read_in_bulk_as_line_by_line(read):
         expected = read(text, 1 << 20, bulk=False, strict=strict)
         for chunk in (1, 17, 64, 1 << 20):
             assert read(text, chunk, strict=strict) == expected, (text, chunk)
+
+
+@pytest.mark.parametrize("chunk, tidy", [
+    ("a b c d e f\ng h i j k l\n", True),
+    ("a\tb\tc\td\te\tf\n", True),
+    ("a b c d e f g\nh i j k l\n", False),  # 7 and 5 columns: 12 tokens on 2 lines, but not 6 a line
+    ("a b c d e f\ng\th i j k l\n", False),  # a tab among spaces
+    ("a b c d e f\ng h i j k  l\n", False),  # two spaces
+    ("a b c d e f\ng h i j k l\x0b\n", False),  # other white space (split() drops it; the line is not tidy)
+    ("a b c d e f\r\ng h i j k l\n", False),  # \r ends a line too
+    (" a b c d e f\n", False),
+    ("a b c d e f\ng h i j k l", False),  # the last line without its end
+])
+def test_tidy_pieces(chunk, tidy):
+    assert trec._table(chunk, 6) == (chunk.split() if tidy else None)

@@ -22,7 +22,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from functools import partial
-from itertools import compress, islice
+from itertools import compress, islice, repeat
 from operator import ne
 
 from scoring_runtime import ReferenceDataError, SubmissionError, quote, stream_lines
@@ -303,16 +303,19 @@ def _pieces(path, label):
 
 def _table(chunk, columns):
     """The chunk's tokens if each of its lines is ``columns`` tokens apart by one space (or one tab) and ends with
-    \n: then they are exactly the columns that line.split() gives, line by line; else None (read line by line)."""
+    \n: then they are exactly the columns that line.split() gives, line by line; else None (read line by line).
+
+    Exact: if the only white space is the lines' ends and (columns - 1) separators a line, counted per line, a line
+    holds at most ``columns`` tokens, and all of them ``columns`` a line when they add up to that."""
     tokens = chunk.split()
-    lines = len(tokens) // columns
-    if not lines or len(tokens) != lines * columns or chunk.count("\n") != lines:
+    lines = chunk.count("\n")
+    if not lines or len(tokens) != lines * columns:
         return None
-    separator = chunk[len(tokens[0])]
-    if separator not in " \t":
-        return None
-    rows = iter(tokens)
-    if "\n".join(map(separator.join, zip(*[rows] * columns))) + "\n" != chunk:
+    separator = " " if chunk.count(" ") == lines * (columns - 1) else "\t"
+    if len(chunk) - len("".join(tokens)) != lines * columns or chunk.count(separator) != lines * (columns - 1):
+        return None  # other white space (or two separators)
+    rows = chunk.split("\n")
+    if rows.pop() or set(map(str.count, rows, repeat(separator))) != {columns - 1}:
         return None
     return tokens
 
@@ -418,9 +421,11 @@ def _scan(path, label, gold, strict, grouped):
                         _finish(path, label, width, query, buffers.pop(query), gold, summaries, unknown)
                         finished.add(query)
                         state[:] = None, None, None
-                    fresh = set(keys)
-                    if len(fresh) == len(keys) and fresh.isdisjoint(finished) and gold.keys().isdisjoint(fresh):
-                        finished |= fresh
+                    if gold.keys().isdisjoint(keys):
+                        size = len(finished)
+                        finished.update(keys)
+                        if len(finished) - size != len(keys):  # one of them came before: as line by line, where
+                            raise _Ungrouped()  # finishing a one-line query never fails
                         unknown.extend(middle)
                         group = groups - 1
                         continue
