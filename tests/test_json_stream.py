@@ -133,3 +133,57 @@ def test_members_come_in_file_order_with_repeated_keys(tmp_path):
     path = tmp_path / "p.json"
     path.write_text('{"b": 1, "a": {"x": 2, "x": 3}, "b": [4]}', encoding="utf-8")
     assert list(json_stream.JsonStream(str(path), "p.json")) == [("b", 1), ("a", {"x": 3}), ("b", [4])]
+
+
+# A member longer than the text read so far: the text grows by chunks and only each new chunk's skeleton is made
+# (_grown), the escapes at the seam paired as in the whole text. Each grown skeleton must be that of the whole text.
+LONG_MEMBERS = [
+    '{"a": "%s", "b": [1, 2]}' % ("x\\\\" * 30),          # escaped backslashes: runs cut at every place
+    '{"a": "%s", "b": 3}' % ('\\"y' * 30),                # escaped quotes
+    '{"a": "%s\\\\\\"", "n": %s}' % ("z" * 40, "9" * 31),  # a long number after a long string: refused
+    '{"a": ["%s", %s]}' % ("w" * 40, "8" * 31),          # inside the same member
+    '[{"k": "%s"}, 12345678901234567890123456789012]' % ("\\\\\\\\" * 20),
+]
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 7, 16])
+@pytest.mark.parametrize("text", LONG_MEMBERS)
+def test_a_member_read_across_chunks_gives_the_skeleton_of_the_whole_text(tmp_path, monkeypatch, text, chunk):
+    monkeypatch.setattr(json_stream, "_CHUNK", chunk)
+    grown = json_stream.JsonStream._grown
+    calls = []
+
+    def checked(self, skeleton):
+        result = grown(self, skeleton)
+        calls.append(result == scoring_base._json_skeleton(self._text))
+        return result
+    monkeypatch.setattr(json_stream.JsonStream, "_grown", checked)
+    path = tmp_path / "p.json"
+    path.write_text(text, encoding="utf-8")
+    assert streamed(str(path)) == whole(str(path))
+    assert calls and all(calls)
+
+
+def test_long_members_hand_computed(tmp_path, monkeypatch):
+    monkeypatch.setattr(json_stream, "_CHUNK", 4)
+    path = tmp_path / "p.json"
+    path.write_text(LONG_MEMBERS[0], encoding="utf-8")
+    assert streamed(str(path)) == ("ok", {"a": "x\\" * 30, "b": [1, 2]})
+    path.write_text(LONG_MEMBERS[2], encoding="utf-8")
+    assert streamed(str(path)) == \
+        ("error", "p.json: the number '%s' has 31 digits, more than the 30 allowed" % ("9" * 31))
+
+
+@pytest.mark.parametrize("chunk", [1, 4, 9, 1 << 20])
+def test_errors_inside_a_long_string_cut_by_chunks(tmp_path, monkeypatch, chunk):
+    # the string opens at column 7 ('{"a": "'); its 41st character (column 48) is a backslash escaping nothing, or
+    # a raw tab; or the string never ends. Small chunks read on past the cut string without decoding it again.
+    monkeypatch.setattr(json_stream, "_CHUNK", chunk)
+    path = tmp_path / "p.json"
+    for text, column, message in [
+            ('{"a": "%s\\q%s", "b": 1}' % ("x" * 40, "y" * 40), 48, "Invalid \\escape"),
+            ('{"a": "%s\t%s", "b": 1}' % ("x" * 40, "y" * 40), 48, "Invalid control character at"),
+            ('[1, "%s' % ("x" * 80), 5, "Unterminated string starting at")]:
+        path.write_text(text, encoding="utf-8")
+        expected = ("error", "p.json, line 1, column %d: not valid JSON (%s)" % (column, message))
+        assert streamed(str(path)) == whole(str(path)) == expected

@@ -9,9 +9,11 @@ caller that refuses a member stops before a syntax error further on, which the w
 
 The file is read in chunks; each member is decoded by the json module (its C scanner) from the chunk, and a member
 cut by the end of a chunk is decoded again once more text has been read (reads grow with what is carried over, so
-the text decoded in all is at most about twice the file). The depth and long-number guards of load_json run on the
-skeleton of each chunk, in C. Anything unusual (a text nested too deep) is handed to load_json on the whole text,
-which gives its message.
+the text decoded in all is at most about twice the file; a member cut inside a string is not decoded again until
+a quote has been read after it). The depth and long-number guards of load_json run on the skeleton of the text, in
+C, made once per character: the skeleton of what is left of the text is kept and the next chunk's is added to it
+(_grown); the depth guard takes the part of the members given out. Anything unusual (a text nested too deep) is
+handed to load_json on the whole text, which gives its message.
 
 Python 3.6+ and the standard library only, as the rest of the runtime.
 """
@@ -44,6 +46,7 @@ class JsonStream(object):
         self._fast = json.JSONDecoder(object_pairs_hook=object_pairs_hook)
         self._bounded = json.JSONDecoder(object_pairs_hook=object_pairs_hook, parse_int=_bounded_int)
         self.value = None
+        self._open_string = False  # the last member tried was cut inside a string
         self._handle = io.open(path, encoding="utf-8-sig", newline="")
         self._text, self._base, self._newlines, self._line_start, self._eof = "", 0, 0, 0, False
         try:
@@ -65,14 +68,14 @@ class JsonStream(object):
 
     def _more(self, keep):
         """Drop the text before ``keep`` and read on: at least as much as is kept (see the module's note)."""
-        dropped = self._text[:keep]
-        newline = dropped.rfind("\n")
+        newline = self._text.rfind("\n", 0, keep)
         if newline >= 0:
-            self._newlines += dropped.count("\n")
+            self._newlines += self._text.count("\n", 0, newline + 1)
             self._line_start = self._base + newline + 1
         self._base += keep
         chunk = self._handle.read(max(_CHUNK, len(self._text) - keep))
         self._eof = not chunk
+        self._read_at = len(self._text) - keep  # where the chunk just read starts in the new text
         self._text = self._text[keep:] + chunk
         return self._eof
 
@@ -95,6 +98,7 @@ class JsonStream(object):
 
     def _syntax(self, message, pos):
         if not self._eof and (pos >= len(self._text) - _NEAR_END or message.startswith("Unterminated string")):
+            self._open_string = message.startswith("Unterminated string")
             raise _NeedMore()
         line, column = self._place(pos)
         raise self.error("%s, line %d, column %d: not valid JSON (%s)" % (self.label, line, column, message))
@@ -117,6 +121,7 @@ class JsonStream(object):
         empty object or array."""
         text, is_object = self._text, self.kind == "object"
         closing = "}" if is_object else "]"
+        self._open_string = False
         pos = _WHITESPACE.match(text, pos).end()
         if first and text[pos:pos + 1] == closing:
             return None
@@ -158,12 +163,15 @@ class JsonStream(object):
     def _members(self):
         """The members, a chunk's worth at a time: each batch is checked against the depth limit before any of it
         is given out."""
-        pos, number, closed = self._start, 0, False
+        pos, number, closed, skeleton = self._start, 0, False, None
         while not closed:
             # json's own int, unless a run of digits too long for a number may stand outside strings (the end of
             # the text may cut a string: then the bounded parser, which is only slower, is used for this chunk).
-            decoder = self._bounded if _has_long_number(_json_skeleton(self._text[pos:])) else self._fast
-            batch, start = [], pos
+            # After the first chunk, the text is what was left of the one before (its skeleton kept) and the chunk
+            # read after it: only the chunk's skeleton is new (_grown).
+            skeleton = self._grown(skeleton) if skeleton is not None else _json_skeleton(self._text[pos:])
+            decoder = self._bounded if _has_long_number(skeleton) else self._fast
+            batch = []
             while not closed:
                 try:
                     member = self._member(pos, decoder, number == 0 and not batch)
@@ -181,19 +189,40 @@ class JsonStream(object):
                     break
                 key, value, pos, closed = member
                 batch.append((key, value))
-            region = self._text[start:pos - 1 if closed else pos]
-            if batch and not _json_shallow(_json_skeleton(region), MAX_JSON_DEPTH - 1):
-                self._too_deep()
+            if batch:  # the depth guard over the members taken: the skeleton above less that of the text after them
+                rest = self._text[pos - 1 if closed else pos:]  # (which begins outside strings, after a ',', '}' or
+                rest = _json_skeleton(rest) if rest else b""  # ']': the two skeletons join there)
+                if not _json_shallow(skeleton[:len(skeleton) - len(rest)], MAX_JSON_DEPTH - 1):
+                    self._too_deep()
+                skeleton = rest
             for key, value in batch:
                 number += 1
                 yield (key if self.kind == "object" else number), value
             if not closed:
                 self._more(pos)
                 pos = 0
+                # A member cut inside a string: while what is read after it holds no quote, the string cannot end
+                # there (decoding it again would stop at the same place, or at the same error further on): read on.
+                while self._open_string and self._text.find('"', self._read_at) < 0 and not self._eof:
+                    if skeleton is not None:
+                        skeleton = self._grown(skeleton)
+                    self._more(0)
         end = self._skip(pos)
         if end < len(self._text):
             line, column = self._place(end)
             raise self.error("%s, line %d, column %d: not valid JSON (Extra data)" % (self.label, line, column))
+
+    def _grown(self, skeleton):
+        """The skeleton of the whole text, from ``skeleton``, that of the text before the chunk last read (_more).
+
+        A skeleton is made bytewise but for the escapes, paired from the left: the text before the chunk ending in an
+        odd run of backslashes, its last one pairs with what follows. That one adds nothing to the skeleton before
+        (a lone backslash is deleted): it goes with the chunk."""
+        text, start = self._text, self._read_at
+        run = 0
+        while run < start and text[start - 1 - run] == "\\":
+            run += 1
+        return skeleton + _json_skeleton(text[start - run % 2:])
 
     def _too_deep(self):
         """load_json's message for the whole text, which nests deeper than allowed (the check above is exact for

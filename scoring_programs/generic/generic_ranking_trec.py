@@ -14,13 +14,16 @@ A document ranked twice for a query is an error (trec_eval and msmarco_eval refu
 Ids follow the generic kinds' rule (generic_table.id_key: integers as numbers). What a query's ranking keeps is its
 summary: how many documents it ranks and the (rank, grade) of the ranked documents whose grade is above 0. A run
 is read one query at a time; a query of more than _BATCH documents is held compactly (_Compact: about 17 bytes a
-document and its id's characters, instead of a sorted list), with the same summary and the same errors.
+document and its id's characters, instead of a sorted list), with the same summary and the same errors. Pieces of
+one-line queries are read in bulk (_scan); the queries the gold lacks are kept as a count and a few ids (_Unknown).
 """
+import io
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from functools import partial
-from itertools import compress
+from itertools import compress, islice, repeat
+from operator import ne
 
 from scoring_runtime import ReferenceDataError, SubmissionError, quote, stream_lines
 
@@ -243,55 +246,240 @@ def read_run(path, label, gold, strict):
         return _scan(path, label, gold, strict, False)
 
 
+class _Unknown(list):
+    """The ids of a run's queries that the gold lacks, as the warning needs them: how many (len) and the first
+    _EXAMPLES of them (the list's items). A run of millions of such queries costs a count, not a list."""
+    __slots__ = ("count",)
+
+    def __init__(self):
+        list.__init__(self)
+        self.count = 0
+
+    def append(self, raw_query):
+        self.count += 1
+        if list.__len__(self) < _EXAMPLES:
+            list.append(self, raw_query)
+
+    def extend(self, raw_queries):
+        self.count += len(raw_queries)
+        room = _EXAMPLES - list.__len__(self)
+        if room > 0:
+            list.extend(self, raw_queries[:room])
+
+    def __len__(self):
+        return self.count
+
+
+_EXAMPLES = 6  # more than the warning shows (5), so that it knows there are more
+_CHUNK = 1 << 20  # characters read at a time
+
+
+def _pieces(path, label):
+    """The run as (text of whole lines, None) pieces of about _CHUNK characters (the last one may lack its line
+    end), read as stream_lines reads it (UTF-8, a byte-order mark removed, lines ending at \n, \r or \r\n). If the
+    file is not UTF-8, the rest comes as (None, stream_lines' iterator from the first line not yet given), so that
+    the lines before the bad byte and its error are exactly those of stream_lines."""
+    given, pending = 0, []
+    try:
+        with io.open(path, encoding="utf-8-sig", newline="") as handle:
+            while True:
+                text = handle.read(_CHUNK)
+                if not text:
+                    break
+                cut = text.rfind("\n") + 1
+                if not cut:
+                    pending.append(text)
+                    continue
+                chunk = "".join(pending) + text[:cut] if pending else text[:cut]
+                pending = [text[cut:]] if cut < len(text) else []
+                yield chunk, None
+                given += chunk.count("\n") + chunk.count("\r") - chunk.count("\r\n")
+    except UnicodeDecodeError:
+        yield None, islice(stream_lines(path, label), given, None)
+        return
+    if pending:
+        yield "".join(pending), None
+
+
+def _table(chunk, columns):
+    """The chunk's tokens if each of its lines is ``columns`` tokens apart by one space (or one tab) and ends with
+    \n: then they are exactly the columns that line.split() gives, line by line; else None (read line by line).
+
+    Exact: if the only white space is the lines' ends and (columns - 1) separators a line, counted per line, a line
+    holds at most ``columns`` tokens, and all of them ``columns`` a line when they add up to that."""
+    tokens = chunk.split()
+    lines = chunk.count("\n")
+    if not lines or len(tokens) != lines * columns:
+        return None
+    separator = " " if chunk.count(" ") == lines * (columns - 1) else "\t"
+    if len(chunk) - len("".join(tokens)) != lines * columns or chunk.count(separator) != lines * (columns - 1):
+        return None  # other white space (or two separators)
+    rows = chunk.split("\n")
+    if rows.pop() or set(map(str.count, rows, repeat(separator))) != {columns - 1}:
+        return None
+    return tokens
+
+
+def _changing(chunk):
+    """Whether the chunk's first two lines, or its last two, are of two queries (as in a run of one-line queries):
+    only then is reading it in bulk (_table) likely faster than line by line."""
+    end = chunk.find("\n") + 1
+    if _two_queries(chunk[:end], chunk[end:chunk.find("\n", end)]):
+        return True
+    last = chunk.rfind("\n", 0, len(chunk) - 1) + 1
+    return _two_queries(chunk[chunk.rfind("\n", 0, max(last - 1, 0)) + 1:last], chunk[last:])
+
+
+def _two_queries(line, next_line):
+    first, second = line.split(None, 1), next_line.split(None, 1)
+    return bool(first and second) and first[0] != second[0]
+
+
+def _keys(ids):
+    """[_key(i) for i in ids], fast when no id starts with +, - or 0 (then each is its own key)."""
+    joined = "\n" + "\n".join(ids)
+    if "\n+" in joined or "\n-" in joined or "\n0" in joined:
+        return list(map(_key, ids))
+    return ids
+
+
+def _scores(texts):
+    """The scores of ``texts`` (a TREC run's 5th column) if each is a finite number, else None."""
+    same = texts.count(texts[0]) == len(texts)  # one score for all (cheaper than a set)
+    values = {}
+    for text in texts[:1] if same else set(texts):
+        try:
+            value = float(text)
+        except ValueError:
+            return None
+        if value - value != 0.0:
+            return None
+        values[text] = value
+    if same:
+        return [values[texts[0]]] * len(texts)
+    return list(map(values.__getitem__, texts)) if len(values) < len(texts) else list(map(float, texts))
+
+
 def _scan(path, label, gold, strict, grouped):
     """One pass over the run. ``grouped``: finish each query when the next begins (memory: one query at a time),
-    and raise _Ungrouped when a finished query comes back."""
-    width, summaries, unknown, finished, buffers = None, {}, [], set(), {}
-    raw_query = query = docs = values = None
-    for number, line in enumerate(stream_lines(path, label), 1):
-        parts = line.split()
-        if len(parts) != width:
-            if not parts:
-                continue
-            if width is not None or len(parts) not in (6, 3):
-                raise SubmissionError("%s, line %d: a run line has %s columns: %s (found %d)"
-                                      % (label, number, width or "6 or 3", RUN_LINES if width is None else
-                                         RUN_LINES.split(" or ")[width == 3], len(parts)))
-            width = len(parts)
-        if parts[0] != raw_query:
-            if grouped and query is not None:
-                _finish(path, label, width, query, buffers.pop(query), gold, summaries, unknown)
-                finished.add(query)
-            raw_query = parts[0]
-            query = _key(raw_query)
-            entry = buffers.get(query)
-            if entry is None:
-                if query in finished:
-                    raise _Ungrouped()
-                if strict and query not in gold:
-                    raise SubmissionError("%s, line %d: %s is not a query id of this phase"
-                                          % (label, number, quote(raw_query)))
-                entry = buffers[query] = [number, raw_query, [], [], None]
-            docs, values = entry[2], entry[3]
-        if width == 6:
-            document, text = parts[2], parts[4]
-            try:
-                value = float(text)
-            except ValueError:
-                value = None
-            if value is None or value - value != 0.0:  # not a number, or nan or infinite
-                raise SubmissionError("%s, line %d: the score (5th column) must be a finite number, found %s"
-                                      % (label, number, quote(text)))
-        else:
-            document, text = parts[1], parts[2]
-            value = int(text) if text.isdecimal() and len(text) < 10 else 0
-            if value < 1:
-                raise SubmissionError("%s, line %d: the rank (3rd column) must be an integer from 1, found %s"
-                                      % (label, number, quote(text)))
-        docs.append(document if document[0] not in _SIGNS else _key(document))
-        values.append(value)
-        if len(values) == _BATCH:
-            _hold(entry, width, query, gold)
+    and raise _Ungrouped when a finished query comes back.
+
+    Pieces of a TREC run whose lines are tidy (_table) are read in bulk, a query's documents added together, and a
+    stretch of one-line queries that the gold lacks counted at once; every other piece line by line. Both ways
+    give the same summaries, warnings and errors (an error on the same line with the same message)."""
+    width, summaries, unknown, finished, buffers = None, {}, _Unknown(), set(), {}
+    state = [None, None, None]  # raw_query, query, entry
+
+    def start(number, raw):
+        """The line ``number`` begins query ``raw``: finish the query before it, open (or reopen) this one."""
+        query = state[1]
+        if grouped and query is not None:
+            _finish(path, label, width, query, buffers.pop(query), gold, summaries, unknown)
+            finished.add(query)
+        query = _key(raw)
+        entry = buffers.get(query)
+        if entry is None:
+            if query in finished:
+                raise _Ungrouped()
+            if strict and query not in gold:
+                raise SubmissionError("%s, line %d: %s is not a query id of this phase"
+                                      % (label, number, quote(raw)))
+            entry = buffers[query] = [number, raw, [], [], None]
+        state[:] = raw, query, entry
+        return entry
+
+    def add(entry, documents, values):
+        """Append a query's documents and scores, moved into its compact form at each _BATCH (as line by line)."""
+        docs, held = entry[2], entry[3]
+        while documents:
+            room = _BATCH - len(held)
+            docs.extend(documents[:room])
+            held.extend(values[:room])
+            documents, values = documents[room:], values[room:]
+            if len(held) == _BATCH:
+                _hold(entry, width, state[1], gold)
+
+    number, batch, signs = 0, _BATCH, _SIGNS
+    for chunk, rest in _pieces(path, label):
+        tokens = grouped and width != 3 and chunk is not None and _changing(chunk) and _table(chunk, 6)
+        values = tokens and _scores(tokens[4::6])
+        if values:
+            width = 6
+            raws, documents = tokens[0::6], tokens[2::6]
+            total = len(raws)
+            starts = [0] + list(compress(range(1, total), map(ne, raws[1:], raws[:-1])))
+            starts.append(total)
+            groups = len(starts) - 1
+            middle = raws[starts[1]:starts[-2]] if groups > 2 else []
+            bulk = middle and not strict and starts[-2] - starts[1] == groups - 2
+            group = 0
+            while group < groups:
+                if bulk and group == 1:  # one-line queries between the first and the last: if none is in the gold
+                    keys = _keys(middle)  # (nor seen before), count them; else one by one, as line by line
+                    query = state[1]
+                    if query is not None:
+                        _finish(path, label, width, query, buffers.pop(query), gold, summaries, unknown)
+                        finished.add(query)
+                        state[:] = None, None, None
+                    if gold.keys().isdisjoint(keys):
+                        size = len(finished)
+                        finished.update(keys)
+                        if len(finished) - size != len(keys):  # one of them came before: as line by line, where
+                            raise _Ungrouped()  # finishing a one-line query never fails
+                        unknown.extend(middle)
+                        group = groups - 1
+                        continue
+                low, high = starts[group], starts[group + 1]
+                raw = raws[low]
+                entry = state[2] if raw == state[0] else start(number + low + 1, raw)
+                add(entry, _keys(documents[low:high]), values[low:high])
+                group += 1
+            number += total
+            continue
+        if chunk is None:
+            lines = rest
+        elif "\r" in chunk:
+            lines = io.StringIO(chunk, newline="")
+        else:  # the chunk's lines, without their \n (split ignores it)
+            lines = chunk.split("\n")
+            if not lines[-1]:
+                lines.pop()
+        raw_query, query, entry = state
+        if entry is not None:
+            add_document, add_value, values = entry[2].append, entry[3].append, entry[3]
+        for number, line in enumerate(lines, number + 1):
+            parts = line.split()
+            if len(parts) != width:
+                if not parts:
+                    continue
+                if width is not None or len(parts) not in (6, 3):
+                    raise SubmissionError("%s, line %d: a run line has %s columns: %s (found %d)"
+                                          % (label, number, width or "6 or 3", RUN_LINES if width is None else
+                                             RUN_LINES.split(" or ")[width == 3], len(parts)))
+                width = len(parts)
+            if parts[0] != raw_query:
+                entry = start(number, parts[0])
+                raw_query, query = state[0], state[1]
+                add_document, add_value, values = entry[2].append, entry[3].append, entry[3]
+            if width == 6:
+                document, text = parts[2], parts[4]
+                try:
+                    value = float(text)
+                except ValueError:
+                    value = None
+                if value is None or value - value != 0.0:  # not a number, or nan or infinite
+                    raise SubmissionError("%s, line %d: the score (5th column) must be a finite number, found %s"
+                                          % (label, number, quote(text)))
+            else:
+                document, text = parts[1], parts[2]
+                value = int(text) if text.isdecimal() and len(text) < 10 else 0
+                if value < 1:
+                    raise SubmissionError("%s, line %d: the rank (3rd column) must be an integer from 1, found %s"
+                                          % (label, number, quote(text)))
+            add_document(document if document[0] not in signs else _key(document))
+            add_value(value)
+            if len(values) == batch:
+                _hold(entry, width, query, gold)
     if width is None:
         raise SubmissionError("%s holds no run lines (%s)" % (label, RUN_LINES))
     for query in list(buffers):
@@ -324,22 +512,26 @@ def _finish(path, label, width, query, entry, gold, summaries, unknown):
         else:
             unknown.append(raw_query)
         return
-    if width == 6:  # trec_eval: score descending, then document id descending
-        order = sorted(zip(values, docs), reverse=True)
+    known = query in gold
+    if len(docs) == 1 and (width == 6 or values[0] == 1):  # one document: in order, and not twice
+        ranked = docs
+    elif width == 6:  # trec_eval: score descending, then document id descending (only a known query's order counts)
+        ranked = [document for _, document in sorted(zip(values, docs), reverse=True)] if known else docs
     else:
-        order = sorted(zip(values, docs))
-        for position, (rank, _) in enumerate(order, 1):
-            if rank != position:
-                raise _bad_ranks(label, first_line, raw_query, position, "given twice" if rank < position else
-                                 "missing")
-    ranked = [document for _, document in order]
+        ranks = sorted(values)
+        if ranks != list(range(1, len(ranks) + 1)):
+            for position, rank in enumerate(ranks, 1):
+                if rank != position:
+                    raise _bad_ranks(label, first_line, raw_query, position, "given twice" if rank < position else
+                                     "missing")
+        ranked = [document for _, document in sorted(zip(values, docs))] if known else docs
     if len(set(ranked)) != len(ranked):
         seen = set()
         for document in docs:
             if document in seen:
                 raise _twice(path, label, width, query, raw_query, document)
             seen.add(document)
-    if query in gold:
+    if known:
         summaries[query] = summarize(ranked, gold[query])
     else:
         unknown.append(raw_query)
