@@ -128,6 +128,8 @@ def submit_main(argv, how):
     parser.add_argument("--timeout", type=int, metavar="SECONDS", help="stop waiting for a submission after this "
                         "long and report its last status, what it means and what to do (default: the phase's "
                         "time limit + the 20 minutes Codabench gives a run + 10 minutes of queue)")
+    _add_docker_options(parser, "the replays of --expect-replay (a code submission's model in a container "
+                                "without network, as on a worker with COMPETITION_CONTAINER_NETWORK_DISABLED)")
     batch_options = parser.add_argument_group("several zips")
     batch_options.add_argument("--batch", action="store_true", help="the batch mode (ledger, table) for one zip")
     batch_options.add_argument("--in-flight", type=int, default=batch.IN_FLIGHT, metavar="N",
@@ -146,6 +148,7 @@ def submit_main(argv, how):
     fact_sheet.add_submit_options(parser)
     site_options.add_server_options(parser)
     args = parser.parse_intermixed_args(argv)
+    args.executor = _executor(parser, args)
     if args.in_flight < 1:
         parser.error("--in-flight takes a number from 1 up")
     try:
@@ -164,7 +167,7 @@ def submit_main(argv, how):
         diffs = None
         if args.expect_replay:
             replayed = replay.replay(args.expect_replay, args.submissions[0], args.phase, platform="codabench",
-                                     tracks=args.tracks)
+                                     tracks=args.tracks, executor=args.executor)
             diffs = submit.differences(result, replayed)
     except (codabench_api.ApiError, submit.SubmitError, replay.ReplayError, OSError) as exc:
         print("submit: %s" % exc, file=sys.stderr)
@@ -190,7 +193,8 @@ def _submit_batch(parser, args):
         return 2
     differ = 0
     if args.expect_replay:
-        differ = _compare_with_replays(args.expect_replay, args.phase, result["entries"], args.tracks)
+        differ = _compare_with_replays(args.expect_replay, args.phase, result["entries"], args.tracks,
+                                       args.executor)
     if args.json:
         print(json.dumps({"account": result["account"], "ledger": result["ledger"],
                           "interrupted": result["interrupted"], "fact_sheet_answers": result.get("fact_sheet_answers"),
@@ -206,16 +210,16 @@ def _submit_batch(parser, args):
     return 0 if batch.all_finished(result) and not differ else 1
 
 
-def _compare_with_replays(bundle, phase, entries, tracks=None):
+def _compare_with_replays(bundle, phase, entries, tracks=None, executor=None):
     """Replay every zip that reached a final status, and note each difference in its entry (entry.replay); the
     number of zips that differ. Failed ones compare their status (the message is the program's own on both); in a
     phase of several tasks, each task's run is compared (submit.differences)."""
     def one(entry):
-        replayed = replay.replay(bundle, entry.path, phase, platform="codabench", tracks=tracks)
+        replayed = replay.replay(bundle, entry.path, phase, platform="codabench", tracks=tracks, executor=executor)
         local = {"status": replayed["status"], "scores": replayed["scores"] if entry.status == "Finished" else {},
-                 "tasks": replayed.get("tasks")}
+                 "tasks": replayed.get("tasks"), "site_details": replayed.get("site_details")}
         site = {"status": entry.status, "scores": entry.scores if entry.status == "Finished" else {},
-                "tracks": entry.tracks}
+                "tracks": entry.tracks, "details": entry.details}
         return submit.differences(site, local)
 
     differ = 0

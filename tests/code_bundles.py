@@ -20,10 +20,16 @@ import zipfile
 INPUTS = [(i, x) for i, x in enumerate([3, 1, 4, 1, 5, 9], 1)]
 TIME_LIMIT = 20
 
-SCORE_PY = r'''import json, os, sys
+SCORE_PY = r'''import json, os, sys, time
 inp, out = sys.argv[1], sys.argv[2]
 gold = dict(l.split("\t") for l in open(os.path.join(inp, "ref", "gold.txt")).read().split("\n") if l)
 path = os.path.join(inp, "res", "predictions.txt")
+if sys.argv[3:] == ["wait"]:  # ingestion_only_during_scoring: the ingestion program writes to our output meanwhile
+    for _ in range(300):
+        if os.path.exists(os.path.join(out, "ingestion_done")):
+            break
+        time.sleep(0.1)
+    path = os.path.join(out, "predictions.txt")
 if not os.path.isfile(path):
     sys.stderr.write("score.py: no predictions.txt in the prediction step's output\n")
     sys.exit(1)
@@ -34,8 +40,9 @@ with open(os.path.join(out, "scores.json"), "w") as f:
 print("scored %d ids" % len(gold))
 '''
 
-INGEST_PY = r'''import os, sys
+INGEST_PY = r'''import atexit, os, sys
 inputs, output, submission = sys.argv[1], sys.argv[2], sys.argv[3]
+atexit.register(lambda: open(os.path.join(output, "ingestion_done"), "w").close())  # for a scoring program waiting
 sys.path.insert(0, submission)
 try:
     import model
@@ -124,8 +131,8 @@ def submission(case, metadata=None):
 
 
 # A 1x1 PNG (the competition's logo, which Codabench requires)
-LOGO = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-                     "1f15c4890000000d49444154789c6360000002000100e221bc330000000049454e44ae426082")
+LOGO = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c49444154789c63f8"
+                     "dfc0000004010180c52a185d0000000049454e44ae426082")
 
 PREDICT_PY = r'''import os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -137,7 +144,7 @@ with open(os.path.join(output, "predictions.txt"), "w") as f:
 '''
 
 
-def bundle(kind="ingestion", title=None, time_limit=TIME_LIMIT, ingestion_metadata=None):
+def bundle(kind="ingestion", title=None, time_limit=TIME_LIMIT, ingestion_metadata=None, queue=None):
     """The bundle's zip bytes. ``kind``: "ingestion", "own_command" or "during_scoring"; ``ingestion_metadata``
     replaces the ingestion program's metadata text (None: the working one; "" drops the file)."""
     task = ["  - index: 0", "    name: Doubling", "    scoring_program: scoring_program.zip",
@@ -157,7 +164,7 @@ def bundle(kind="ingestion", title=None, time_limit=TIME_LIMIT, ingestion_metada
     if kind == "during_scoring":
         task.append("    ingestion_only_during_scoring: true")
     score_command = "python3 $program/score.py $input $output" if kind != "during_scoring" else \
-        "python3 /app/program/score.py /app/input /app/output"
+        "python3 /app/program/score.py /app/input /app/output wait"
     files["scoring_program.zip"] = _zip({"metadata": "command: %s\n" % score_command, "score.py": SCORE_PY})
     files["input_data.zip"] = _zip({"inputs.txt": "".join("%d\t%d\n" % (i, x) for i, x in INPUTS)})
     files["reference_data.zip"] = _zip({"gold.txt": "".join("%d\t%d\n" % (i, 2 * x) for i, x in INPUTS)})
@@ -167,7 +174,8 @@ def bundle(kind="ingestion", title=None, time_limit=TIME_LIMIT, ingestion_metada
     yaml_text = "\n".join([
         "version: 2", "title: %s" % (title or "W code submissions (%s)" % kind), "image: logo.png",
         "terms: terms.md", "registration_auto_approve: true", "docker_image: codalab/codalab-legacy:py37",
-        "pages:", "  - title: Overview", "    file: overview.md", "tasks:"] + task + [
+        "pages:", "  - title: Overview", "    file: overview.md"] + (["queue: %s" % queue] if queue else []) + [
+        "tasks:"] + task + [
         "phases:", "  - index: 0", "    name: Test", "    start: 2020-01-01 00:00:00",
         "    execution_time_limit: %d" % time_limit, "    max_submissions_per_day: 1000", "    max_submissions: 1000",
         "    tasks: [0]", "leaderboards:", "  - title: Results", "    key: main", "    columns:",

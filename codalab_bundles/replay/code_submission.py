@@ -445,6 +445,10 @@ def failed_before_scoring(report: dict, prediction: Prediction, time_limit: Opti
 
 def annotate(report: dict, prediction: Prediction, time_limit: Optional[int]) -> None:
     """Add the prediction step to the report of a code submission's scoring step: which step failed and why."""
+    for container in prediction.scoring_containers:
+        if container.exit_code != 0 and not container.timed_out:
+            prediction.problems.append("%s exited with status %s (only the scoring program's exit status decides)"
+                                       % (container.label, container.exit_code))
     report["prediction"] = prediction.as_dict(time_limit)
     report["prediction"]["notes"].append(NETWORK_NOTE)
     for container in prediction.scoring_containers:

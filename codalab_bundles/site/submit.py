@@ -303,6 +303,10 @@ def differences(result, replayed):
         lines.extend("task %s: the replay ran it, the site did not" % name for name in sorted(local))
     elif result["status"] != replayed["status"]:
         lines.append("status: the site says %s, the replay %s" % (result["status"], replayed["status"]))
+    elif result["status"] == "Failed" and replayed.get("site_details") and \
+            result.get("details") != replayed["site_details"]:  # a code submission's: the worker's own message
+        lines.append("status details: the site says %r, the replay %r" % (result.get("details"),
+                                                                          replayed["site_details"]))
     for key in sorted(set(result["scores"]) | set(replayed["scores"])):
         site, local = result["scores"].get(key), replayed["scores"].get(key)
         if site is None or local is None or round(site, 10) != round(float(local), 10):

@@ -1,0 +1,127 @@
+"""Code submissions on a real Codabench (issue 42): the local one of tools/codabench_local, where the bundles are
+published on a queue of their own served by one compute worker with COMPETITION_CONTAINER_NETWORK_DISABLED=true
+(tools/codabench_local/network_off_queue.sh; the site's shared workers are left alone). Skipped, saying why, when
+the local site does not answer.
+
+Each case of tests/code_bundles.py is submitted by a robot account with ``submit --expect-replay BUNDLE --docker
+--image <stand-in>``: the site's status, scores and status details must be the replay's (in Docker, network off),
+and the logs the site keeps of each step must be the replay's. The infinite loop is a test of its own: Codabench
+lets it run to the site's Celery soft limit, the phase's limit + 20 minutes (about 21 minutes here)."""
+import json
+import subprocess
+import urllib.request
+
+import pytest
+
+import code_bundles
+from codalab_bundles import replay
+from codalab_bundles.site import codabench_api
+from conftest import ROOT
+from test_codabench_live import URL, WHY, cli_as, local_account
+
+pytestmark = pytest.mark.skipif(URL is None, reason="needs a running Codabench: %s" % WHY)
+
+STANDIN = "codalab-replay/standin:bullseye"
+QUEUE_SH = ROOT / "tools" / "codabench_local" / "network_off_queue.sh"
+
+
+@pytest.fixture(scope="module")
+def queue():
+    local_account()  # skips unless the site under test is the local one
+    proc = subprocess.run(["bash", str(QUEUE_SH), "start"], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    vhost = dict(line.split("=", 1) for line in proc.stdout.splitlines() if "=" in line)["QUEUE_VHOST"]
+    yield vhost
+    subprocess.run(["bash", str(QUEUE_SH), "stop"], capture_output=True, text=True, timeout=300)
+
+
+def _publish(path, organizer):
+    proc = cli_as(organizer["CODABENCH_TOKEN"], "publish", path, "--json")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    competition = json.loads(proc.stdout)["id"]
+    client = codabench_api.Client(URL, organizer["CODABENCH_TOKEN"])
+    client.call("allowing robot submissions", "PATCH", "/api/competitions/%s/" % competition,
+                {"allow_robot_submissions": True, "whitelist_emails": []})
+    client.call("publishing", "POST", "/api/competitions/%s/toggle_publish/" % competition, {}, safe=False)
+    return competition
+
+
+def _logs(robot, submission_id):
+    client = codabench_api.Client(URL, robot["CODABENCH_TOKEN"])
+    found = client.call("reading the logs", "GET", "/api/submissions/%s/get_details/" % submission_id)
+    return dict((log["name"], urllib.request.urlopen(log["data_file"]).read().decode("utf-8"))
+                for log in found["logs"])
+
+
+def _submit_and_compare(tmp_path, robot, competition, bundle_path, name, data):
+    path = tmp_path / ("%s.zip" % name)
+    path.write_bytes(data)
+    proc = cli_as(robot["CODABENCH_TOKEN"], "submit", path, "--competition", competition, "--phase", 1,
+                  "--expect-replay", bundle_path, "--docker", "--image", STANDIN, "--json")
+    result = json.loads(proc.stdout.splitlines()[-1])
+    assert result["differences"] == [], result
+    mine = replay.replay(bundle_path, path, executor=replay.DockerExecutor(STANDIN))
+    logs = _logs(robot, result["id"])
+    ingestion = [c for c in mine["prediction"]["containers"] if c["kind"] == "ingestion"]
+    if ingestion and not ingestion[0]["logs_lost"]:
+        which = "scoring_ingestion_stderr" if "scoring step" in ingestion[0]["what"] else \
+            "prediction_ingestion_stderr"
+        assert logs[which] == ingestion[0]["stderr"], (name, logs)
+    assert logs["scoring_stderr"] == mine["stderr"], (name, logs)
+    return result, mine
+
+
+# (bundle kind, case, the status and accuracy both must show, the status details of a failed one)
+CHILD = "Child task failed or non-zero return code"
+EXPECTED = [
+    ("ingestion", "good", "Finished", 1.0, None),
+    ("ingestion", "crash", "Failed", None, CHILD),
+    ("ingestion", "network", "Failed", None, CHILD),  # no route out: the model's own OSError
+    ("ingestion", "outside", "Finished", 1.0, None),  # its writes stay outside the prediction result
+    ("ingestion", "reads_gold", "Finished", 0.0, None),  # no gold in the prediction step
+    ("own_command", "good", "Finished", 1.0, None),
+    ("own_command", "crash", "Finished", 0.0, None),  # predict.py opened predictions.txt before it crashed
+    ("own_command", "no_command", "Failed", None, "Metadata file not found"),
+    ("during_scoring", "good", "Finished", 1.0, None),
+    ("during_scoring", "reads_gold", "Finished", 1.0, None),  # ingestion_only_during_scoring exposes the gold
+    ("no_ingestion_command", "good", "Failed", None, CHILD),  # the ingestion never runs; scored on nothing
+]
+
+
+def test_code_submissions_end_on_codabench_as_their_replay_says(queue, tmp_path):
+    organizer = local_account()
+    robot = local_account("--bot", "w-robot1")
+    bundles = {}
+    for kind in sorted(set(k for k, _, _, _, _ in EXPECTED)):
+        if kind == "no_ingestion_command":
+            data = code_bundles.bundle("ingestion", title="W code (ingestion without command)", queue=queue,
+                                       ingestion_metadata="description: no command\n")
+        else:
+            data = code_bundles.bundle(kind, title="W code (%s)" % kind, queue=queue)
+        path = tmp_path / ("%s.zip" % kind)
+        path.write_bytes(data)
+        bundles[kind] = (path, _publish(path, organizer))
+    for kind, case, status, accuracy, details in EXPECTED:
+        path, competition = bundles[kind]
+        if kind == "own_command":
+            data = code_bundles.own_command_submission("good", metadata="description: no command\n") \
+                if case == "no_command" else code_bundles.own_command_submission(case)
+        else:
+            data = code_bundles.submission(case)
+        result, mine = _submit_and_compare(tmp_path, robot, competition, path, "%s-%s" % (kind, case), data)
+        assert (result["status"], mine["status"]) == (status, status), (kind, case, result, mine["reason"])
+        assert result["scores"] == ({"accuracy": accuracy} if accuracy is not None else {}), (kind, case)
+        if details:
+            assert result["details"] == mine["site_details"] == details, (kind, case)
+
+
+def test_an_infinite_loop_runs_to_the_soft_time_limit(queue, tmp_path):
+    """About 21 minutes: the phase's limit (5 s) + the 20 minutes of the site's Celery soft limit."""
+    organizer = local_account()
+    robot = local_account("--bot", "w-robot1")
+    path = tmp_path / "loop-bundle.zip"
+    path.write_bytes(code_bundles.bundle("ingestion", title="W code (loop)", queue=queue, time_limit=5))
+    competition = _publish(path, organizer)
+    result, mine = _submit_and_compare(tmp_path, robot, competition, path, "loop", code_bundles.submission("loop"))
+    assert result["status"] == mine["status"] == "Failed"
+    assert result["details"] == mine["site_details"] == "Soft time limit exceeded!"

@@ -1,0 +1,149 @@
+"""The replay of code submissions as Codabench's worker runs them (codalab_bundles/replay/code_submission.py): the
+prediction step (the ingestion program, or the submission's own command) before the scoring step, on the
+hand-written bundles and cases of tests/code_bundles.py; locally and in Docker (network off). The same cases on a
+real Codabench: test_code_submission_live.py."""
+import pytest
+
+import code_bundles
+from codalab_bundles import replay
+from codalab_bundles.replay import code_submission, codabench_worker
+from docker_support import docker_image  # noqa: F401 (a fixture)
+
+CHILD = "Child task failed or non-zero return code"
+
+
+def _bundle(tmp_path, kind="ingestion", **kwargs):
+    path = tmp_path / ("%s.zip" % kind)
+    path.write_bytes(code_bundles.bundle(kind, **kwargs))
+    return path
+
+
+def _run(tmp_path, bundle, data, **kwargs):
+    path = tmp_path / "submission.zip"
+    path.write_bytes(data)
+    return replay.replay(bundle, path, **kwargs)
+
+
+def _container(report, kind="ingestion"):
+    return [c for c in report["prediction"]["containers"] if c["kind"] == kind][0]
+
+
+def test_legacy_substitutions_are_codabench_s_for_each_kind_and_step():
+    command = "$program $input $output $submission_program $ingestion_program $predictions $hidden $shared $tmp"
+    assert code_submission.legacy_command(command, "ingestion", False, False).split() == [
+        "/app/program", "/app/input_data", "/app/output", "/app/ingested_program", "/app/program", "/app/output",
+        "/app/input/ref", "/app/shared", "/app/output"]
+    assert code_submission.legacy_command(command, "program", False, False).split()[:2] == ["/app/program",
+                                                                                            "/app/input"]
+    # ingestion_only_during_scoring: $program is a folder the worker never mounts, for both programs
+    scoring = code_submission.legacy_command(command, "program", True, True).split()
+    assert scoring[0] == "/app/ingestion_program" and scoring[5] == "/app/input/res"
+
+
+def test_a_good_model_is_scored_through_its_predictions(tmp_path):
+    report = _run(tmp_path, _bundle(tmp_path), code_bundles.submission("good"))
+    assert report["status"] == "Finished" and report["scores"] == {"accuracy": 1.0}
+    assert report["site_details"] == ""
+    ingestion = _container(report)
+    assert ingestion["exit_code"] == 0 and ingestion["stdout"] == "predicted 6 inputs\n"
+    # the ingestion program's folder is /app/program, the submission /app/ingested_program, the inputs /app/input_data
+    words = ingestion["command"].split()
+    assert words[1].endswith("/ingestion_program/ingest.py") and words[2].endswith("/input_data")
+    assert words[3].endswith("/output") and words[4].endswith("/program")
+    meta = report["prediction"]["metadata"]
+    assert meta["exitCode"] is None and meta["ingestionExitCode"] == 0  # no command of the submission's own ran
+    assert meta["elapsedTime"] == meta["ingestionElapsedTime"] > 0
+    assert any("copies its files into the prediction output" in n for n in report["prediction"]["notes"])
+    assert report["prediction"]["problems"] == [] and report["prediction"]["failed_here"] is None
+
+
+def test_a_crashing_model_fails_in_the_scoring_step_and_the_report_names_the_ingestion(tmp_path):
+    report = _run(tmp_path, _bundle(tmp_path), code_bundles.submission("crash"))
+    assert report["status"] == "Failed" and report["scores"] == {}
+    assert report["site_details"] == CHILD  # what Codabench shows: the scoring program's exit status
+    assert _container(report)["stderr"] == \
+        "ingestion: model.predict raised ZeroDivisionError: integer division or modulo by zero\n"
+    assert report["stderr"] == "score.py: no predictions.txt in the prediction step's output\n"
+    assert report["reason"] == (
+        "the scoring step failed: the scoring program exited with status 1; before it, in the prediction step: "
+        "the ingestion program exited with status 1 (Codabench goes on to the scoring step all the same)")
+    text = replay.format_report(report)
+    assert "prediction step (before the scoring step):" in text and "ZeroDivisionError" in text
+
+
+def test_an_infinite_loop_runs_to_the_site_s_soft_limit_and_nothing_is_scored(tmp_path, monkeypatch):
+    # 2 s + 20 min on the site; 2 s + 1 s here
+    monkeypatch.setattr(codabench_worker, "CODABENCH_SOFT_LIMIT_PADDING", 1)
+    report = _run(tmp_path, _bundle(tmp_path, time_limit=2), code_bundles.submission("loop"))
+    assert report["status"] == "Failed" and report["site_details"] == "Soft time limit exceeded!"
+    assert report["reason"] == "the prediction step failed: Soft time limit exceeded!"
+    assert report["scores"] == {} and report["command"] == []  # no scoring step
+    ingestion = _container(report)
+    assert ingestion["timed_out"] and 3 <= ingestion["elapsed_seconds"] < 20
+    assert ingestion["logs_lost"] and ingestion["stderr"] == ""  # past the alarm the worker keeps no logs
+
+
+def test_writes_outside_the_output_are_listed_and_never_reach_the_scoring_step(tmp_path):
+    report = _run(tmp_path, _bundle(tmp_path), code_bundles.submission("outside"))
+    assert report["status"] == "Finished" and report["scores"] == {"accuracy": 1.0}
+    assert report["prediction"]["written_outside_output"] == ["input_data/written_by_model.txt",
+                                                             "program/written_by_model.txt"]
+
+
+def test_the_reference_data_is_out_of_reach_in_the_prediction_step_only(tmp_path):
+    report = _run(tmp_path, _bundle(tmp_path), code_bundles.submission("reads_gold"))
+    assert report["status"] == "Finished" and report["scores"] == {"accuracy": 0.0}
+    exposed = _run(tmp_path, _bundle(tmp_path, "during_scoring"), code_bundles.submission("reads_gold"))
+    assert exposed["status"] == "Finished" and exposed["scores"] == {"accuracy": 1.0}
+    assert any("can read the gold" in n for n in exposed["prediction"]["notes"])
+    assert _container(exposed)["what"].startswith("the ingestion program (in the scoring step")
+
+
+def test_the_submission_s_own_command_runs_with_the_input_data(tmp_path):
+    bundle = _bundle(tmp_path, "own_command")
+    report = _run(tmp_path, bundle, code_bundles.own_command_submission("good"))
+    assert report["status"] == "Finished" and report["scores"] == {"accuracy": 1.0}
+    program = _container(report, "program")
+    assert program["what"] == "the submission's own metadata command" and program["exit_code"] == 0
+    assert report["prediction"]["metadata"]["exitCode"] == 0
+    assert report["prediction"]["metadata"]["ingestionExitCode"] is None
+
+
+def test_a_submission_with_metadata_but_no_command_and_no_ingestion_program_fails(tmp_path):
+    report = _run(tmp_path, _bundle(tmp_path, "own_command"),
+                  code_bundles.own_command_submission("good", metadata="description: no command\n"))
+    assert report["status"] == "Failed" and report["prediction"]["containers"] == []
+    assert report["site_details"] == "Metadata file not found"
+    assert any("nothing is predicted" in n for n in report["prediction"]["notes"])
+
+
+def test_an_ingestion_program_without_a_command_never_runs_and_the_scoring_step_finds_nothing(tmp_path):
+    bundle = _bundle(tmp_path, ingestion_metadata="description: no command\n")
+    report = _run(tmp_path, bundle, code_bundles.submission("good"))
+    assert report["status"] == "Failed" and report["site_details"] == CHILD
+    assert "Program directory missing 'command' in metadata" in report["reason"]
+    missing = _run(tmp_path, _bundle(tmp_path, ingestion_metadata=""), code_bundles.submission("good"))
+    assert "Program directory missing 'metadata.yaml/metadata'" in missing["reason"]
+
+
+def test_the_codalab_replay_says_it_does_not_run_code_submissions(tmp_path):
+    with pytest.raises(replay.ReplayError, match="runs the scoring step only"):
+        _run(tmp_path, _bundle(tmp_path), code_bundles.submission("good"), platform="codalab")
+
+
+def test_in_docker_the_model_has_no_network(tmp_path, docker_image):  # noqa: F811
+    bundle = _bundle(tmp_path)
+    local = _run(tmp_path, bundle, code_bundles.submission("network"))
+    assert local["status"] == "Finished"  # locally the network is this machine's
+    executor = replay.DockerExecutor(docker_image)
+    report = _run(tmp_path, bundle, code_bundles.submission("network"), executor=executor)
+    assert report["status"] == "Failed" and report["site_details"] == CHILD
+    assert _container(report)["stderr"] == ("ingestion: model.predict raised OSError: no route out of this "
+                                            "container: the network is off\n")
+    assert "--network none" in _container(report)["command"]
+    good = _run(tmp_path, bundle, code_bundles.submission("good"), executor=executor)
+    assert good["status"] == "Finished" and good["scores"] == {"accuracy": 1.0}
+    shown = _container(good)["command"]
+    assert "/program:/app/ingested_program " in shown and "/ingestion_program:/app/program " in shown
+    assert "/input_data:/app/input_data " in shown and "/app/input " not in shown  # no reference data mounted
+    assert "-w /app/program " in shown
