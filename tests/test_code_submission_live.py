@@ -81,7 +81,7 @@ EXPECTED = [
     ("ingestion", "reads_gold", "Finished", 0.0, None),  # no gold in the prediction step
     ("own_command", "good", "Finished", 1.0, None),
     ("own_command", "crash", "Finished", 0.0, None),  # predict.py opened predictions.txt before it crashed
-    ("own_command", "no_command", "Failed", None, "Metadata file not found"),
+    ("own_command", "no_command", "Failed", None, "Bad or empty zip file"),  # after ~3 min of the scoring step
     ("during_scoring", "good", "Finished", 1.0, None),
     ("during_scoring", "reads_gold", "Finished", 1.0, None),  # ingestion_only_during_scoring exposes the gold
     ("no_ingestion_command", "good", "Failed", None, CHILD),  # the ingestion never runs; scored on nothing
@@ -125,3 +125,33 @@ def test_an_infinite_loop_runs_to_the_soft_time_limit(queue, tmp_path):
     result, mine = _submit_and_compare(tmp_path, robot, competition, path, "loop", code_bundles.submission("loop"))
     assert result["status"] == mine["status"] == "Failed"
     assert result["details"] == mine["site_details"] == "Soft time limit exceeded!"
+
+
+def test_the_real_iris_example_scores_on_codabench_as_its_replay(tmp_path):
+    """Codabench's own Iris example (tools/code_corpus), published as its organizers wrote it (the default queue:
+    its model needs no network), its sample code submission scored by the site's workers and by the replay in
+    Docker; the image is the stand-in plus psutil, tagged as the example's codalab/codalab-legacy:py312 when no such
+    image exists."""
+    import sys
+    organizer = local_account()
+    robot = local_account("--bot", "w-robot1")
+    corpus = ROOT / "tools" / "code_corpus"
+    out = tmp_path / "corpus"
+    proc = subprocess.run([sys.executable, str(corpus / "build_corpus.py"), "--out", str(out)], capture_output=True,
+                          text=True, timeout=300)
+    if "iris: skipped" in proc.stdout or proc.returncode != 0:
+        pytest.skip("no mirror of codalab/competition-examples: %s" % proc.stdout.strip())
+    image = subprocess.run(["bash", str(corpus / "build_image.sh"), "--alias"], capture_output=True, text=True,
+                           timeout=600)
+    assert image.returncode == 0, image.stderr
+    competition = _publish(out / "iris.zip", organizer)
+    submission = out / "iris--sample_code.zip"
+    proc = cli_as(robot["CODABENCH_TOKEN"], "submit", submission, "--competition", competition, "--phase", 1,
+                  "--json")
+    result = json.loads(proc.stdout.splitlines()[-1])
+    mine = replay.replay(out / "iris.zip", submission, executor=replay.DockerExecutor(image.stdout.split()[-1]))
+    assert result["status"] == mine["status"] == "Finished", (result, mine["reason"])
+    assert result["scores"]["set1_score"] == mine["scores"]["set1_score"] == 0.333333333333
+    assert result["scores"]["Duration"] > 0 and mine["scores"]["Duration"] > 0  # each run's own elapsed time
+    logs = _logs(robot, result["id"])
+    assert "Using submission_dir: /app/ingested_program" in logs["prediction_ingestion_stdout"]

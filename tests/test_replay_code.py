@@ -113,7 +113,8 @@ def test_a_submission_with_metadata_but_no_command_and_no_ingestion_program_fail
     report = _run(tmp_path, _bundle(tmp_path, "own_command"),
                   code_bundles.own_command_submission("good", metadata="description: no command\n"))
     assert report["status"] == "Failed" and report["prediction"]["containers"] == []
-    assert report["site_details"] == "Metadata file not found"
+    assert report["site_details"] == "Bad or empty zip file"  # the scoring step already started finds nothing
+    assert report["reason"].startswith("the prediction step failed: Metadata file not found; Codabench has")
     assert any("nothing is predicted" in n for n in report["prediction"]["notes"])
 
 

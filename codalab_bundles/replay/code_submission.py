@@ -55,6 +55,7 @@ METADATA_WRITTEN = ("Error, the output directory already contains a metadata fil
 NO_OUTPUT = "Metadata file not found"  # push_output when the step made no output folder at all
 CHILD_FAILED = "Child task failed or non-zero return code"  # the status details of a failed scoring program
 SOFT_LIMIT = "Soft time limit exceeded!"
+BAD_ZIP = "Bad or empty zip file"  # the scoring step's _get_bundle after its 10 tries, 20 s apart
 NETWORK_NOTE = ("Codabench's workers leave the network on unless they run with "
                 "COMPETITION_CONTAINER_NETWORK_DISABLED=true: on a default queue the submission can reach the "
                 "Internet; a replay in Docker runs it with --network none")
@@ -384,7 +385,7 @@ def site_details(status: str, reason: Optional[str], exit_code: Optional[int]) -
     """The status details Codabench shows with the status (Submission.status_details)."""
     if status == "Finished":
         return ""
-    if reason == SOFT_LIMIT or reason in (METADATA_WRITTEN, NO_OUTPUT):
+    if reason == SOFT_LIMIT:
         return reason
     if exit_code not in (0, None):
         return CHILD_FAILED
@@ -431,15 +432,17 @@ def failed_before_scoring(report: dict, prediction: Prediction, time_limit: Opti
     """The report of a code submission that fails in its prediction step (no scoring step)."""
     report["reason"] = "the prediction step failed: %s" % prediction.final
     report["site_details"] = prediction.final
+    if prediction.final in (METADATA_WRITTEN, NO_OUTPUT):
+        # the worker posts "Scoring" (which starts the scoring step) before push_output fails, and the scoring
+        # step then finds the empty placeholder the site made for the prediction result (checked live)
+        report["reason"] += ("; Codabench has already started the scoring step, which finds no prediction result "
+                             "and fails after about 3 minutes of retries: '%s'" % BAD_ZIP)
+        report["site_details"] = BAD_ZIP
     report["prediction"] = prediction.as_dict(time_limit)
     ingestion = [c for c in report["prediction"]["containers"] if c["kind"] == "ingestion"]
     if ingestion:
         report["exit_code"] = ingestion[0]["exit_code"]
         report["elapsed_seconds"] = ingestion[0]["elapsed_seconds"]
-    if prediction.final == METADATA_WRITTEN:
-        report["warnings"].append("Codabench posts the status Scoring before it finds output/metadata, so the site "
-                                  "also starts a scoring step, on a prediction result never uploaded: it fails "
-                                  "with 'Bad or empty zip file' after about 3 minutes of retries")
     return report
 
 
