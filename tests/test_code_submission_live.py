@@ -155,3 +155,22 @@ def test_the_real_iris_example_scores_on_codabench_as_its_replay(tmp_path):
     assert result["scores"]["Duration"] > 0 and mine["scores"]["Duration"] > 0  # each run's own elapsed time
     logs = _logs(robot, result["id"])
     assert "Using submission_dir: /app/ingested_program" in logs["prediction_ingestion_stdout"]
+
+
+def test_on_the_shared_default_queue_the_model_reaches_the_network(tmp_path):
+    """The same bundle without a queue: the site's shared workers leave the network on (as Codabench's do by
+    default), the model finds a route out and the submission is scored; the replay agrees only with --network."""
+    organizer = local_account()
+    robot = local_account("--bot", "w-robot2")
+    path = tmp_path / "default-queue.zip"
+    path.write_bytes(code_bundles.bundle("ingestion", title="W code (default queue, network on)"))
+    competition = _publish(path, organizer)
+    submission = tmp_path / "network.zip"
+    submission.write_bytes(code_bundles.submission("network"))
+    proc = cli_as(robot["CODABENCH_TOKEN"], "submit", submission, "--competition", competition, "--phase", 1,
+                  "--json")
+    result = json.loads(proc.stdout.splitlines()[-1])
+    assert result["status"] == "Finished" and result["scores"] == {"accuracy": 1.0}, result
+    assert replay.replay(path, submission, executor=replay.DockerExecutor(STANDIN))["status"] == "Failed"
+    on = replay.replay(path, submission, executor=replay.DockerExecutor(STANDIN, network=True))
+    assert on["status"] == "Finished" and on["scores"] == {"accuracy": 1.0}
