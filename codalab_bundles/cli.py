@@ -128,7 +128,7 @@ def submit_main(argv, how):
     parser.add_argument("--timeout", type=int, metavar="SECONDS", help="stop waiting for a submission after this "
                         "long and report its last status, what it means and what to do (default: the phase's "
                         "time limit + the 20 minutes Codabench gives a run + 10 minutes of queue)")
-    _add_docker_options(parser, "the replays of --expect-replay (a code submission's model in a container "
+    options.add_docker_options(parser, "the replays of --expect-replay (a code submission's model in a container "
                                 "without network, as on a worker with COMPETITION_CONTAINER_NETWORK_DISABLED)")
     batch_options = parser.add_argument_group("several zips")
     batch_options.add_argument("--batch", action="store_true", help="the batch mode (ledger, table) for one zip")
@@ -148,7 +148,7 @@ def submit_main(argv, how):
     fact_sheet.add_submit_options(parser)
     site_options.add_server_options(parser)
     args = parser.parse_intermixed_args(argv)
-    args.executor = _executor(parser, args)
+    args.executor = options.executor_from(parser, args)
     if args.in_flight < 1:
         parser.error("--in-flight takes a number from 1 up")
     try:
@@ -217,7 +217,8 @@ def _compare_with_replays(bundle, phase, entries, tracks=None, executor=None):
     def one(entry):
         replayed = replay.replay(bundle, entry.path, phase, platform="codabench", tracks=tracks, executor=executor)
         local = {"status": replayed["status"], "scores": replayed["scores"] if entry.status == "Finished" else {},
-                 "tasks": replayed.get("tasks"), "site_details": replayed.get("site_details")}
+                 "tasks": replayed.get("tasks"), "site_details": replayed.get("site_details"),
+                 "prediction": replayed.get("prediction")}
         site = {"status": entry.status, "scores": entry.scores if entry.status == "Finished" else {},
                 "tracks": entry.tracks, "details": entry.details}
         return submit.differences(site, local)

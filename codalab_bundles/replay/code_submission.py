@@ -432,13 +432,14 @@ def failed_before_scoring(report: dict, prediction: Prediction, time_limit: Opti
     """The report of a code submission that fails in its prediction step (no scoring step)."""
     report["reason"] = "the prediction step failed: %s" % prediction.final
     report["site_details"] = prediction.final
+    report["prediction"] = prediction.as_dict(time_limit)
     if prediction.final in (METADATA_WRITTEN, NO_OUTPUT):
         # the worker posts "Scoring" (which starts the scoring step) before push_output fails, and the scoring
         # step then finds the empty placeholder the site made for the prediction result (checked live)
         report["reason"] += ("; Codabench has already started the scoring step, which finds no prediction result "
                              "and fails after about 3 minutes of retries: '%s'" % BAD_ZIP)
         report["site_details"] = BAD_ZIP
-    report["prediction"] = prediction.as_dict(time_limit)
+        report["prediction"]["site_details_first"] = [prediction.final]  # shown until the scoring step starts
     ingestion = [c for c in report["prediction"]["containers"] if c["kind"] == "ingestion"]
     if ingestion:
         report["exit_code"] = ingestion[0]["exit_code"]

@@ -303,8 +303,9 @@ def differences(result, replayed):
         lines.extend("task %s: the replay ran it, the site did not" % name for name in sorted(local))
     elif result["status"] != replayed["status"]:
         lines.append("status: the site says %s, the replay %s" % (result["status"], replayed["status"]))
-    elif result["status"] == "Failed" and replayed.get("site_details") and \
-            result.get("details") != replayed["site_details"]:  # a code submission's: the worker's own message
+    elif result["status"] == "Failed" and replayed.get("site_details") and result.get("details") not in \
+            [replayed["site_details"]] + ((replayed.get("prediction") or {}).get("site_details_first") or []):
+        # a code submission's: the worker's own message (or the one it shows until its scoring step ends)
         lines.append("status details: the site says %r, the replay %r" % (result.get("details"),
                                                                           replayed["site_details"]))
     for key in sorted(set(result["scores"]) | set(replayed["scores"])):
