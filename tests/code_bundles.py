@@ -144,9 +144,10 @@ with open(os.path.join(output, "predictions.txt"), "w") as f:
 '''
 
 
-def bundle(kind="ingestion", title=None, time_limit=TIME_LIMIT, ingestion_metadata=None, queue=None):
+def bundle(kind="ingestion", title=None, time_limit=TIME_LIMIT, ingestion_metadata=None, queue=None, folders=False):
     """The bundle's zip bytes. ``kind``: "ingestion", "own_command" or "during_scoring"; ``ingestion_metadata``
-    replaces the ingestion program's metadata text (None: the working one; "" drops the file)."""
+    replaces the ingestion program's metadata text (None: the working one; "" drops the file); ``folders``: the
+    programs and data as folders of the bundle (Codabench zips them on import), not zips."""
     task = ["  - index: 0", "    name: Doubling", "    scoring_program: scoring_program.zip",
             "    reference_data: reference_data.zip", "    input_data: input_data.zip"]
     files = {}
@@ -180,6 +181,12 @@ def bundle(kind="ingestion", title=None, time_limit=TIME_LIMIT, ingestion_metada
         "    execution_time_limit: %d" % time_limit, "    max_submissions_per_day: 1000", "    max_submissions: 1000",
         "    tasks: [0]", "leaderboards:", "  - title: Results", "    key: main", "    columns:",
         "      - {title: Accuracy, key: accuracy, index: 0, sorting: desc, precision: 4}", ""])
+    if folders:
+        for name in [n for n in files if n.endswith(".zip")]:
+            with zipfile.ZipFile(io.BytesIO(files.pop(name))) as inner:
+                for member in inner.namelist():
+                    files["%s/%s" % (name[:-4], member)] = inner.read(member)
+            yaml_text = yaml_text.replace(": %s\n" % name, ": %s/\n" % name[:-4])
     files["competition.yaml"] = yaml_text
     return _zip(files)
 

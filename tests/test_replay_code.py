@@ -127,6 +127,15 @@ def test_an_ingestion_program_without_a_command_never_runs_and_the_scoring_step_
     assert "Program directory missing 'metadata.yaml/metadata'" in missing["reason"]
 
 
+def test_programs_and_data_given_as_folders_are_zipped_as_codabench_s_import_does(tmp_path):
+    path = tmp_path / "folders.zip"
+    path.write_bytes(code_bundles.bundle(folders=True))
+    import zipfile
+    assert "ingestion_program/ingest.py" in zipfile.ZipFile(str(path)).namelist()
+    report = _run(tmp_path, path, code_bundles.submission("good"))
+    assert report["status"] == "Finished" and report["scores"] == {"accuracy": 1.0}
+
+
 def test_the_codalab_replay_says_it_does_not_run_code_submissions(tmp_path):
     with pytest.raises(replay.ReplayError, match="runs the scoring step only"):
         _run(tmp_path, _bundle(tmp_path), code_bundles.submission("good"), platform="codalab")

@@ -449,10 +449,8 @@ def failed_before_scoring(report: dict, prediction: Prediction, time_limit: Opti
 
 def annotate(report: dict, prediction: Prediction, time_limit: Optional[int]) -> None:
     """Add the prediction step to the report of a code submission's scoring step: which step failed and why."""
-    for container in prediction.scoring_containers:
-        if container.exit_code != 0 and not container.timed_out:
-            prediction.problems.append("%s exited with status %s (only the scoring program's exit status decides)"
-                                       % (container.label, container.exit_code))
+    beside = ["%s exited with status %s (only the scoring program's exit status decides)"
+              % (c.label, c.exit_code) for c in prediction.scoring_containers if c.exit_code != 0 and not c.timed_out]
     report["prediction"] = prediction.as_dict(time_limit)
     report["prediction"]["notes"].append(NETWORK_NOTE)
     for container in prediction.scoring_containers:
@@ -464,7 +462,11 @@ def annotate(report: dict, prediction: Prediction, time_limit: Optional[int]) ->
     report["site_details"] = site_details(report["status"], report["reason"], report["exit_code"])
     if report["status"] == "Failed":
         report["reason"] = "the scoring step failed: %s" % report["reason"]
+        if beside:
+            report["reason"] += "; beside it, %s" % "; ".join(beside)
         if prediction.problems:
             report["reason"] += "; before it, in the prediction step: %s" % "; ".join(prediction.problems)
     else:
+        report["warnings"].extend("scoring step: %s" % p for p in beside)
         report["warnings"].extend("prediction step: %s" % p for p in prediction.problems)
+    report["prediction"]["problems"].extend("scoring step: %s" % p for p in beside)
