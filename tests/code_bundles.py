@@ -25,7 +25,7 @@ inp, out = sys.argv[1], sys.argv[2]
 gold = dict(l.split("\t") for l in open(os.path.join(inp, "ref", "gold.txt")).read().split("\n") if l)
 path = os.path.join(inp, "res", "predictions.txt")
 if sys.argv[3:] == ["wait"]:  # ingestion_only_during_scoring: the ingestion program writes to our output meanwhile
-    for _ in range(300):
+    for _ in range(100):
         if os.path.exists(os.path.join(out, "ingestion_done")):
             break
         time.sleep(0.1)

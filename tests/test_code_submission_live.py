@@ -98,6 +98,9 @@ EXPECTED = [
     ("during_scoring", "good", "Finished", 1.0, None),
     ("during_scoring", "reads_gold", "Finished", 1.0, None),  # ingestion_only_during_scoring exposes the gold
     ("no_ingestion_command", "good", "Failed", None, CHILD),  # the ingestion never runs; scored on nothing
+    # $program in a scoring-time ingestion command is /app/ingestion_program, which is not mounted (seen live:
+    # "python3: can't open file '/app/ingestion_program/ingest.py'")
+    ("during_scoring_program", "good", "Failed", None, CHILD),
 ]
 
 
@@ -109,6 +112,10 @@ def test_code_submissions_end_on_codabench_as_their_replay_says(queue, tmp_path)
         if kind == "no_ingestion_command":
             data = code_bundles.bundle("ingestion", title="W code (ingestion without command)", queue=queue,
                                        ingestion_metadata="description: no command\n")
+        elif kind == "during_scoring_program":
+            data = code_bundles.bundle("during_scoring", title="W code (during scoring, $program)", queue=queue,
+                                       ingestion_metadata="command: python3 $program/ingest.py /app/input_data "
+                                                          "/app/output /app/ingested_program\n")
         else:
             data = code_bundles.bundle(kind, title="W code (%s)" % kind, queue=queue)
         path = tmp_path / ("%s.zip" % kind)

@@ -157,3 +157,14 @@ def test_in_docker_the_model_has_no_network(tmp_path, docker_image):  # noqa: F8
     assert "/program:/app/ingested_program " in shown and "/ingestion_program:/app/program " in shown
     assert "/input_data:/app/input_data " in shown and "/app/input " not in shown  # no reference data mounted
     assert "-w /app/program " in shown
+
+
+def test_program_in_a_scoring_time_ingestion_command_points_to_a_folder_never_mounted(tmp_path):
+    bundle = _bundle(tmp_path, "during_scoring", ingestion_metadata="command: python3 $program/ingest.py "
+                     "/app/input_data /app/output /app/ingested_program\n")
+    report = _run(tmp_path, bundle, code_bundles.submission("good"))
+    assert report["status"] == "Failed" and report["site_details"] == CHILD
+    ingestion = _container(report)
+    assert ingestion["exit_code"] == 2 and "/.not-mounted/ingestion_program/ingest.py" in ingestion["stderr"]
+    assert "; beside it, the ingestion program (in the scoring step, ingestion_only_during_scoring) exited with " \
+           "status 2" in report["reason"]
