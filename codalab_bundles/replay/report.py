@@ -75,6 +75,8 @@ def format_report(report: Report) -> str:
     if report["detailed_results"] and report["run_dir"]:  # without --keep the run folder is gone already
         lines.append("detailed results: %s" % report["detailed_results"])
     if report.get("prediction"):
+        if report.get("site_details"):
+            lines.append("Codabench shows: %s, \"%s\"" % (report["status"], report["site_details"]))
         lines.extend(prediction_lines(report["prediction"]))
     stderr = report["stderr"].rstrip()
     lines.append("stderr (what the participant sees under 'View scoring error log'):")
