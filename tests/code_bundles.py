@@ -24,10 +24,12 @@ SCORE_PY = r'''import json, os, sys, time
 inp, out = sys.argv[1], sys.argv[2]
 gold = dict(l.split("\t") for l in open(os.path.join(inp, "ref", "gold.txt")).read().split("\n") if l)
 path = os.path.join(inp, "res", "predictions.txt")
-if sys.argv[3:] == ["wait"]:  # ingestion_only_during_scoring: the ingestion program writes to our output meanwhile
-    for _ in range(100):
+if sys.argv[3:4] in (["wait"], ["wait-chatty"]):  # ingestion_only_during_scoring: the ingestion writes to our output
+    for tick in range(100):
         if os.path.exists(os.path.join(out, "ingestion_done")):
             break
+        if sys.argv[3] == "wait-chatty" and tick % 5 == 0:  # output lets Codabench's worker start the ingestion
+            print("waiting for the ingestion program")
         time.sleep(0.1)
     path = os.path.join(out, "predictions.txt")
 if not os.path.isfile(path):
@@ -145,16 +147,18 @@ with open(os.path.join(output, "predictions.txt"), "w") as f:
 
 
 def bundle(kind="ingestion", title=None, time_limit=TIME_LIMIT, ingestion_metadata=None, queue=None, folders=False):
-    """The bundle's zip bytes. ``kind``: "ingestion", "own_command" or "during_scoring"; ``ingestion_metadata``
+    """The bundle's zip bytes. ``kind``: "ingestion", "own_command", "during_scoring" or "during_scoring_silent"
+    (its scoring program waits for the ingestion's output without printing anything); ``ingestion_metadata``
     replaces the ingestion program's metadata text (None: the working one; "" drops the file); ``folders``: the
     programs and data as folders of the bundle (Codabench zips them on import), not zips."""
+    during, silent = kind.startswith("during_scoring"), kind == "during_scoring_silent"
     task = ["  - index: 0", "    name: Doubling", "    scoring_program: scoring_program.zip",
             "    reference_data: reference_data.zip", "    input_data: input_data.zip"]
     files = {}
-    if kind in ("ingestion", "during_scoring"):
+    if kind == "ingestion" or during:
         task.append("    ingestion_program: ingestion_program.zip")
         meta = "command: python3 $program/ingest.py $input $output $submission_program\n"
-        if kind == "during_scoring":
+        if during:
             meta = "command: python3 /app/program/ingest.py /app/input_data /app/output /app/ingested_program\n"
         if ingestion_metadata is not None:
             meta = ingestion_metadata
@@ -162,10 +166,10 @@ def bundle(kind="ingestion", title=None, time_limit=TIME_LIMIT, ingestion_metada
         if meta:
             ing["metadata"] = meta
         files["ingestion_program.zip"] = _zip(ing)
-    if kind == "during_scoring":
+    if during:
         task.append("    ingestion_only_during_scoring: true")
-    score_command = "python3 $program/score.py $input $output" if kind != "during_scoring" else \
-        "python3 /app/program/score.py /app/input /app/output wait"
+    score_command = "python3 $program/score.py $input $output" if not during else \
+        "python3 /app/program/score.py /app/input /app/output %s" % ("wait" if silent else "wait-chatty")
     files["scoring_program.zip"] = _zip({"metadata": "command: %s\n" % score_command, "score.py": SCORE_PY})
     files["input_data.zip"] = _zip({"inputs.txt": "".join("%d\t%d\n" % (i, x) for i, x in INPUTS)})
     files["reference_data.zip"] = _zip({"gold.txt": "".join("%d\t%d\n" % (i, 2 * x) for i, x in INPUTS)})

@@ -168,3 +168,16 @@ def test_program_in_a_scoring_time_ingestion_command_points_to_a_folder_never_mo
     assert ingestion["exit_code"] == 2 and "/.not-mounted/ingestion_program/ingest.py" in ingestion["stderr"]
     assert "; beside it, the ingestion program (in the scoring step, ingestion_only_during_scoring) exited with " \
            "status 2" in report["reason"]
+
+
+def test_the_scoring_time_ingestion_starts_only_once_the_scoring_program_writes_output(tmp_path):
+    chatty = _run(tmp_path, _bundle(tmp_path, "during_scoring"), code_bundles.submission("good"))
+    assert chatty["status"] == "Finished" and chatty["scores"] == {"accuracy": 1.0}
+    assert chatty["stdout"].startswith("waiting for the ingestion program\n")
+    # a scoring program that waits without a word holds the ingestion back until it gives up (10 s here): the
+    # worker's event loop is blocked reading its logs; seen on the local Codabench
+    silent = _run(tmp_path, _bundle(tmp_path, "during_scoring_silent"), code_bundles.submission("good"))
+    assert silent["status"] == "Failed" and silent["site_details"] == CHILD
+    ingestion = _container(silent)
+    assert ingestion["held_back_seconds"] >= 10 and ingestion["returned"] == 0 and ingestion["exit_code"] == 1
+    assert any("started 1" in n and "blocking call" in n for n in silent["prediction"]["notes"])

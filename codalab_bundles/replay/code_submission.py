@@ -124,7 +124,9 @@ class Container(object):
         self.unmounted = os.path.join(root, ".not-mounted")  # where an /app path no mount serves leads locally
         for path in (self.stdout, self.stderr):
             open(path, "a").close()
-        self.exit_code: Optional[int] = None
+        self.exit_code: Optional[int] = None  # as the worker records it
+        self.returned: Optional[int] = None   # what the program returned, when the worker records another status
+        self.held_back = 0.0                  # seconds it waited for the step's first container (run_together)
         self.elapsed = 0.0
         self.timed_out = False
         self.shown = ""
@@ -173,6 +175,9 @@ class Container(object):
                 err.write("the command cannot be split: %s\n" % exc)
         self.exit_code = code
 
+    def wrote_output(self) -> bool:
+        return os.path.getsize(self.stdout) + os.path.getsize(self.stderr) > 0
+
     def logs(self, time_limit: Optional[int]) -> Tuple[str, str, bool]:
         """(stdout, stderr, lost): what the site keeps of the container's logs; past the alarm the worker's log
         stream is cut and both stay empty (codabench_worker, _overtime)."""
@@ -182,23 +187,59 @@ class Container(object):
         return ("", "", True) if lost else texts + (False,)
 
 
-def run_together(containers: List[Container], executor, kill_after: Optional[float]) -> None:
-    """Run the containers at once, as the worker's asyncio.gather does; a ReplayError from one is raised."""
-    errors: List[BaseException] = []
+WEBSOCKET_TIMEOUT = 10  # seconds: the worker's asyncio.wait_for on each container's websocket connection
 
-    def one(container):
+
+def run_together(containers: List[Container], executor, kill_after: Optional[float]) -> None:
+    """Run a step's containers (the program first, then the ingestion program) as the worker's asyncio.gather does;
+    a ReplayError from one is raised.
+
+    The worker reads the first container's logs with a blocking call inside its event loop, so the second container
+    starts only once the first has written some output (the loop then runs while the worker sends it over its
+    websocket) or has ended; and a second container held back longer than the worker waits for its websocket
+    (10 s) is recorded with exit status 1, whatever it returned (both seen on the local Codabench). The step's
+    limit counts from its start, for both."""
+    errors: List[BaseException] = []
+    started = time.time()
+
+    def one(container, limit):
         try:
-            container.run(executor, kill_after)
+            container.run(executor, limit)
         except ReplayError as exc:
             errors.append(exc)
 
-    threads = [threading.Thread(target=one, args=(c,)) for c in containers]
-    for thread in threads:
+    threads: List[threading.Thread] = []
+    for index, container in enumerate(containers):
+        if index:
+            while threads[0].is_alive() and not containers[0].wrote_output():
+                time.sleep(0.02)
+            container.held_back = time.time() - started
+        limit = None if kill_after is None else max(kill_after - (time.time() - started), 0.1)
+        thread = threading.Thread(target=one, args=(container, limit))
         thread.start()
+        threads.append(thread)
     for thread in threads:
         thread.join()
     if errors:
         raise errors[0]
+    for container in containers[1:]:
+        if container.held_back > WEBSOCKET_TIMEOUT and not container.timed_out:
+            container.returned, container.exit_code = container.exit_code, 1
+
+
+def held_back_notes(containers: List[Container]) -> List[str]:
+    """What run_together's ordering did, for the report."""
+    notes = []
+    for container in containers[1:]:
+        if container.held_back >= 1:
+            notes.append("%s started %.1f s after %s: Codabench's worker starts it only once the first container "
+                         "writes output or ends (it reads that container's logs with a blocking call inside its "
+                         "event loop)" % (container.label, container.held_back, containers[0].label))
+        if container.returned is not None:
+            notes.append("%s returned %s, but the worker records exit status 1: it was held back more than %d s "
+                         "and the worker's websocket connection for it timed out"
+                         % (container.label, container.returned, WEBSOCKET_TIMEOUT))
+    return notes
 
 
 def _snapshot(folders: List[str]) -> Dict[str, Tuple[int, float]]:
@@ -237,7 +278,8 @@ class Prediction(object):
             stdout, stderr, lost = c.logs(time_limit)
             runs.append({"kind": c.kind, "what": c.label, "command": c.shown, "exit_code": c.exit_code,
                          "elapsed_seconds": round(c.elapsed, 3), "timed_out": c.timed_out, "stdout": stdout,
-                         "stderr": stderr, "logs_lost": lost})
+                         "stderr": stderr, "logs_lost": lost, "held_back_seconds": round(c.held_back, 3),
+                         "returned": c.returned})
         return {"containers": runs, "metadata": self.metadata, "notes": self.notes, "problems": self.problems,
                 "failed_here": self.final, "written_outside_output": self.outside_writes}
 
@@ -319,6 +361,7 @@ def prediction_step(bundle: Bundle, phase: PhaseInfo, data: bytes, root: str, ex
     started = time.time()
     run_together(prediction.containers, executor, kill_after)
     prediction.elapsed = time.time() - started
+    prediction.notes.extend(held_back_notes(prediction.containers))
     after = _snapshot(watched)
     prediction.outside_writes = sorted(os.path.relpath(p, root) for p in after if before.get(p) != after[p])
     if prediction.outside_writes:
@@ -417,6 +460,7 @@ def scoring_step(bundle: Bundle, phase: PhaseInfo, run, executor, worker, predic
                                     "scoring step, with the reference data at /app/input/ref: the submission's "
                                     "code can read the gold")
     run_together(containers, executor, worker.kill_after(phase))
+    prediction.notes.extend("scoring step: %s" % n for n in held_back_notes(containers))
     scoring = containers[0]
     for extra in containers[1:]:
         prediction.scoring_containers.append(extra)
@@ -458,7 +502,8 @@ def annotate(report: dict, prediction: Prediction, time_limit: Optional[int]) ->
         report["prediction"]["containers"].append({
             "kind": "ingestion", "what": container.label, "command": container.shown,
             "exit_code": container.exit_code, "elapsed_seconds": round(container.elapsed, 3),
-            "timed_out": container.timed_out, "stdout": stdout, "stderr": stderr, "logs_lost": lost})
+            "timed_out": container.timed_out, "stdout": stdout, "stderr": stderr, "logs_lost": lost,
+            "held_back_seconds": round(container.held_back, 3), "returned": container.returned})
     report["site_details"] = site_details(report["status"], report["reason"], report["exit_code"])
     if report["status"] == "Failed":
         report["reason"] = "the scoring step failed: %s" % report["reason"]
