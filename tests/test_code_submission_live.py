@@ -28,11 +28,13 @@ QUEUE_SH = ROOT / "tools" / "codabench_local" / "network_off_queue.sh"
 @pytest.fixture(scope="module")
 def queue():
     local_account()  # skips unless the site under test is the local one
+    running = subprocess.run(["bash", str(QUEUE_SH), "status"], capture_output=True, text=True).returncode == 0
     proc = subprocess.run(["bash", str(QUEUE_SH), "start"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     vhost = dict(line.split("=", 1) for line in proc.stdout.splitlines() if "=" in line)["QUEUE_VHOST"]
     yield vhost
-    subprocess.run(["bash", str(QUEUE_SH), "stop"], capture_output=True, text=True, timeout=300)
+    if not running:  # a worker someone else started stays
+        subprocess.run(["bash", str(QUEUE_SH), "stop"], capture_output=True, text=True, timeout=300)
 
 
 def _publish(path, organizer):

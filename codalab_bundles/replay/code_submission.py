@@ -183,7 +183,7 @@ class Container(object):
         stream is cut and both stay empty (codabench_worker, _overtime)."""
         with open(self.stdout, "rb") as out, open(self.stderr, "rb") as err:
             texts = out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace")
-        lost = bool(time_limit) and self.elapsed > time_limit
+        lost = bool(time_limit) and self.held_back + self.elapsed > time_limit  # the alarm counts from the step's start
         return ("", "", True) if lost else texts + (False,)
 
 
