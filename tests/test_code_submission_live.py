@@ -15,6 +15,7 @@ import pytest
 
 import code_bundles
 from codalab_bundles import replay
+from codalab_bundles.replay import codabench_worker
 from codalab_bundles.site import codabench_api
 from conftest import ROOT
 from test_codabench_live import URL, WHY, cli_as, local_account
@@ -144,16 +145,30 @@ def test_code_submissions_end_on_codabench_as_their_replay_says(queue, tmp_path)
             assert result["details"] == mine["site_details"] == details, (kind, case)
 
 
-def test_an_infinite_loop_runs_to_the_soft_time_limit(queue, tmp_path):
-    """About 21 minutes: the phase's limit (5 s) + the 20 minutes of the site's Celery soft limit."""
+def test_an_infinite_loop_runs_to_the_soft_time_limit(queue, tmp_path, monkeypatch):
+    """About 21 minutes: the phase's limit (5 s) + the 20 minutes of the site's Celery soft limit, which the worker
+    catches: the ingestion gets exit status 1, its container is left running (removed here), the scoring step
+    fails. The replay, run here with the soft limit 1 s after the time limit, must end the same way."""
     organizer = local_account()
     robot = local_account("--bot", "w-robot1")
     path = tmp_path / "loop-bundle.zip"
     path.write_bytes(code_bundles.bundle("ingestion", title="W code (loop)", queue=queue, time_limit=5))
     competition = _publish(path, organizer)
-    result, mine = _submit_and_compare(tmp_path, robot, competition, path, "loop", code_bundles.submission("loop"))
-    assert result["status"] == mine["status"] == "Failed"
-    assert result["details"] == mine["site_details"] == "Soft time limit exceeded!"
+    submission = tmp_path / "loop.zip"
+    submission.write_bytes(code_bundles.submission("loop"))
+    proc = cli_as(robot["CODABENCH_TOKEN"], "submit", submission, "--competition", competition, "--phase", 1,
+                  "--json")
+    result = json.loads(proc.stdout.splitlines()[-1])
+    left = subprocess.run(["docker", "ps", "-q", "--filter", "name=_sID-%s$" % result["id"]], capture_output=True,
+                          text=True, timeout=60).stdout.split()
+    assert len(left) == 1  # the worker left the ingestion's container running
+    subprocess.run(["docker", "rm", "-f"] + left, capture_output=True, timeout=60)
+    monkeypatch.setattr(codabench_worker, "CODABENCH_SOFT_LIMIT_PADDING", 1)
+    mine = replay.replay(path, submission, executor=replay.DockerExecutor(STANDIN))
+    assert result["status"] == mine["status"] == "Failed", result
+    assert result["details"] == mine["site_details"] == CHILD
+    logs = _logs(robot, result["id"])
+    assert logs["prediction_ingestion_stderr"] == "" and logs["scoring_stderr"] == mine["stderr"]
 
 
 def test_the_real_iris_example_scores_on_codabench_as_its_replay(tmp_path):

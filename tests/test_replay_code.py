@@ -71,16 +71,20 @@ def test_a_crashing_model_fails_in_the_scoring_step_and_the_report_names_the_ing
     assert "prediction step (before the scoring step):" in text and "ZeroDivisionError" in text
 
 
-def test_an_infinite_loop_runs_to_the_site_s_soft_limit_and_nothing_is_scored(tmp_path, monkeypatch):
-    # 2 s + 20 min on the site; 2 s + 1 s here
+def test_an_infinite_loop_runs_to_the_site_s_soft_limit_and_then_the_scoring_step_fails(tmp_path, monkeypatch):
+    # 2 s + 20 min on the site; 2 s + 1 s here. At the soft limit the worker records exit status 1 for the
+    # ingestion, leaves its container running, and goes on to the scoring step (seen on the local Codabench)
     monkeypatch.setattr(codabench_worker, "CODABENCH_SOFT_LIMIT_PADDING", 1)
     report = _run(tmp_path, _bundle(tmp_path, time_limit=2), code_bundles.submission("loop"))
-    assert report["status"] == "Failed" and report["site_details"] == "Soft time limit exceeded!"
-    assert report["reason"] == "the prediction step failed: Soft time limit exceeded!"
-    assert report["scores"] == {} and report["command"] == []  # no scoring step
+    assert report["status"] == "Failed" and report["site_details"] == CHILD
+    assert report["stderr"] == "score.py: no predictions.txt in the prediction step's output\n"
+    assert report["reason"].endswith("before it, in the prediction step: the ingestion program exited with status 1 "
+                                     "(Codabench goes on to the scoring step all the same)")
     ingestion = _container(report)
-    assert ingestion["timed_out"] and 3 <= ingestion["elapsed_seconds"] < 20
+    assert ingestion["timed_out"] and ingestion["exit_code"] == 1 and 3 <= ingestion["elapsed_seconds"] < 20
     assert ingestion["logs_lost"] and ingestion["stderr"] == ""  # past the alarm the worker keeps no logs
+    assert report["prediction"]["metadata"]["ingestionExitCode"] == 1
+    assert any("leaves the container running" in n for n in report["prediction"]["notes"])
 
 
 def test_writes_outside_the_output_are_listed_and_never_reach_the_scoring_step(tmp_path):

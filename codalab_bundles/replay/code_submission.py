@@ -24,7 +24,9 @@ src/apps/api/serializers/submissions.py (the status "Scoring" that starts the sc
   /app/ingestion_program, a folder the worker never mounts.
 - The time limit: one alarm per step over both containers (the phase's limit, capped at 600 s on the default
   queue), caught by the current worker while it streams the logs, so the step runs on (its logs lost) until the
-  site's Celery soft limit (the limit + 20 minutes): "Soft time limit exceeded!" (codabench_worker.kill_after).
+  site's Celery soft limit (the limit + 20 minutes; codabench_worker.kill_after), which the worker catches too:
+  the container still running gets exit status 1 and is left running on the host, and the step goes on
+  (soft_limit_notes; seen live).
 - The network is on unless the worker runs with COMPETITION_CONTAINER_NETWORK_DISABLED=true; a replay in Docker
   always runs with ``--network none``.
 """
@@ -127,6 +129,7 @@ class Container(object):
         self.exit_code: Optional[int] = None  # as the worker records it
         self.returned: Optional[int] = None   # what the program returned, when the worker records another status
         self.held_back = 0.0                  # seconds it waited for the step's first container (run_together)
+        self.soft_limit = False               # still running at the site's soft time limit (soft_limit_notes)
         self.elapsed = 0.0
         self.timed_out = False
         self.shown = ""
@@ -183,7 +186,7 @@ class Container(object):
         stream is cut and both stay empty (codabench_worker, _overtime)."""
         with open(self.stdout, "rb") as out, open(self.stderr, "rb") as err:
             texts = out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace")
-        lost = bool(time_limit) and self.held_back + self.elapsed > time_limit  # the alarm counts from the step's start
+        lost = self.soft_limit or bool(time_limit) and self.held_back + self.elapsed > time_limit  # from the step's start
         return ("", "", True) if lost else texts + (False,)
 
 
@@ -225,6 +228,21 @@ def run_together(containers: List[Container], executor, kill_after: Optional[flo
     for container in containers[1:]:
         if container.held_back > WEBSOCKET_TIMEOUT and not container.timed_out:
             container.returned, container.exit_code = container.exit_code, 1
+
+
+def soft_limit_notes(containers: List[Container], notes: List[str]) -> None:
+    """A container still running at the site's Celery soft limit (the step's time limit + 20 minutes): the worker
+    catches SoftTimeLimitExceeded where it waits for the container, records exit status 1, keeps none of its logs
+    and goes on (the prediction step to "Scoring", the scoring step to "Child task failed or non-zero return
+    code"), leaving the container running on the worker's host, never removed (seen on the local Codabench). The
+    replay stops it there."""
+    for container in containers:
+        if container.timed_out:
+            container.returned, container.exit_code, container.timed_out = None, 1, False
+            container.soft_limit = True
+            notes.append("%s was still running at the site's soft time limit (the time limit + 20 minutes): "
+                         "Codabench's worker records exit status 1 and goes on, and leaves the container running "
+                         "on its host (the replay stopped it)" % container.label)
 
 
 def held_back_notes(containers: List[Container]) -> List[str]:
@@ -277,7 +295,7 @@ class Prediction(object):
         for c in self.containers:
             stdout, stderr, lost = c.logs(time_limit)
             runs.append({"kind": c.kind, "what": c.label, "command": c.shown, "exit_code": c.exit_code,
-                         "elapsed_seconds": round(c.elapsed, 3), "timed_out": c.timed_out, "stdout": stdout,
+                         "elapsed_seconds": round(c.elapsed, 3), "timed_out": c.soft_limit, "stdout": stdout,
                          "stderr": stderr, "logs_lost": lost, "held_back_seconds": round(c.held_back, 3),
                          "returned": c.returned})
         return {"containers": runs, "metadata": self.metadata, "notes": self.notes, "problems": self.problems,
@@ -367,17 +385,14 @@ def prediction_step(bundle: Bundle, phase: PhaseInfo, data: bytes, root: str, ex
     if prediction.outside_writes:
         prediction.notes.append("written outside the output folder (Codabench never passes these on to the "
                                 "scoring step): %s" % ", ".join(prediction.outside_writes[:10]))
+    soft_limit_notes(prediction.containers, prediction.notes)
     for container in prediction.containers:
-        if container.timed_out:
-            prediction.final = SOFT_LIMIT
-        elif container.exit_code != 0:
+        if container.exit_code != 0:
             prediction.problems.append("%s exited with status %s (Codabench goes on to the scoring step all the "
                                        "same)" % (container.label, container.exit_code))
-        if time_limit and container.elapsed > time_limit and not container.timed_out:
+        if time_limit and container.elapsed > time_limit and not container.soft_limit:
             prediction.notes.append("%s ran %.1f s, past the time limit of %s s: Codabench's worker lets it run on "
                                     "but keeps none of its logs" % (container.label, container.elapsed, time_limit))
-    if prediction.final:
-        return prediction
     by_kind = dict((c.kind, c) for c in prediction.containers)
     program, ingestion = by_kind.get("program"), by_kind.get("ingestion")
     prediction.metadata = {
@@ -461,6 +476,9 @@ def scoring_step(bundle: Bundle, phase: PhaseInfo, run, executor, worker, predic
                                     "code can read the gold")
     run_together(containers, executor, worker.kill_after(phase))
     prediction.notes.extend("scoring step: %s" % n for n in held_back_notes(containers))
+    soft = []
+    soft_limit_notes(containers, soft)
+    prediction.notes.extend("scoring step: %s" % n for n in soft)
     scoring = containers[0]
     for extra in containers[1:]:
         prediction.scoring_containers.append(extra)
@@ -468,8 +486,7 @@ def scoring_step(bundle: Bundle, phase: PhaseInfo, run, executor, worker, predic
         dst.write(src.read())
     with open(scoring.stderr, "rb") as src, open(run.stderr, "ab") as dst:
         dst.write(src.read())
-    timed_out = any(c.timed_out for c in containers)
-    return scoring.exit_code, scoring.elapsed, timed_out, [c.shown for c in containers]
+    return scoring.exit_code, scoring.elapsed, False, [c.shown for c in containers]
 
 
 def failed_before_scoring(report: dict, prediction: Prediction, time_limit: Optional[int]) -> dict:
@@ -494,7 +511,7 @@ def failed_before_scoring(report: dict, prediction: Prediction, time_limit: Opti
 def annotate(report: dict, prediction: Prediction, time_limit: Optional[int]) -> None:
     """Add the prediction step to the report of a code submission's scoring step: which step failed and why."""
     beside = ["%s exited with status %s (only the scoring program's exit status decides)"
-              % (c.label, c.exit_code) for c in prediction.scoring_containers if c.exit_code != 0 and not c.timed_out]
+              % (c.label, c.exit_code) for c in prediction.scoring_containers if c.exit_code != 0]
     report["prediction"] = prediction.as_dict(time_limit)
     report["prediction"]["notes"].append(NETWORK_NOTE)
     for container in prediction.scoring_containers:
@@ -502,7 +519,7 @@ def annotate(report: dict, prediction: Prediction, time_limit: Optional[int]) ->
         report["prediction"]["containers"].append({
             "kind": "ingestion", "what": container.label, "command": container.shown,
             "exit_code": container.exit_code, "elapsed_seconds": round(container.elapsed, 3),
-            "timed_out": container.timed_out, "stdout": stdout, "stderr": stderr, "logs_lost": lost,
+            "timed_out": container.soft_limit, "stdout": stdout, "stderr": stderr, "logs_lost": lost,
             "held_back_seconds": round(container.held_back, 3), "returned": container.returned})
     report["site_details"] = site_details(report["status"], report["reason"], report["exit_code"])
     if report["status"] == "Failed":
