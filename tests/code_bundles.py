@@ -7,7 +7,7 @@ whose value equals the gold, 6 ids, so the figures are sixths.
 ``ingestion`` bundle: an ingestion program (``ingest.py``) imports the submission's ``model.py`` from
 /app/ingested_program and writes ``predict(x)`` for each input; a participant's exception becomes one line on
 stderr naming it and exit 1 (no predictions written). ``own_command`` bundle: no ingestion program, the
-submission's own ``metadata`` command runs with the input data. ``during_scoring`` bundle: the ingestion program
+submission's own ``metadata`` command runs with the input data. ``during_scoring`` bundles: the ingestion program
 runs in the scoring step (ingestion_only_during_scoring).
 
 The submissions (``CASES``): a good model (accuracy 1), a crash, an infinite loop, a model that opens a network
@@ -24,11 +24,14 @@ SCORE_PY = r'''import json, os, sys, time
 inp, out = sys.argv[1], sys.argv[2]
 gold = dict(l.split("\t") for l in open(os.path.join(inp, "ref", "gold.txt")).read().split("\n") if l)
 path = os.path.join(inp, "res", "predictions.txt")
-if sys.argv[3:4] in (["wait"], ["wait-chatty"]):  # ingestion_only_during_scoring: the ingestion writes to our output
+if sys.argv[3:] == ["defer"]:  # ingestion_only_during_scoring: the ingestion program, run after us, scores
+    print("the ingestion program scores")
+    sys.exit(0)
+if sys.argv[3:] == ["wait"]:  # waiting for a scoring-time ingestion program's output (which Codabench runs after us)
     for tick in range(100):
         if os.path.exists(os.path.join(out, "ingestion_done")):
             break
-        if sys.argv[3] == "wait-chatty" and tick % 5 == 0:  # output lets Codabench's worker start the ingestion
+        if tick % 5 == 0:
             print("waiting for the ingestion program")
         time.sleep(0.1)
     path = os.path.join(out, "predictions.txt")
@@ -65,6 +68,12 @@ for ident, x in rows:
 with open(os.path.join(output, "predictions.txt"), "w") as f:
     f.write("\n".join(lines) + "\n")
 print("predicted %d inputs" % len(lines))
+if sys.argv[4:5] == ["score"]:  # ingestion_only_during_scoring: the reference data is at hand, score here
+    import json
+    gold = dict(l.split("\t") for l in open(os.path.join(sys.argv[5], "gold.txt")).read().split("\n") if l)
+    pred = dict(l.split("\t", 1) for l in lines)
+    with open(os.path.join(output, "scores.json"), "w") as f:
+        json.dump({"accuracy": sum(1 for k, v in gold.items() if pred.get(k) == v) / len(gold)}, f)
 '''
 
 # The submissions' model.py, one per case: (model source, expected status, expected accuracy or None)
@@ -147,11 +156,12 @@ with open(os.path.join(output, "predictions.txt"), "w") as f:
 
 
 def bundle(kind="ingestion", title=None, time_limit=TIME_LIMIT, ingestion_metadata=None, queue=None, folders=False):
-    """The bundle's zip bytes. ``kind``: "ingestion", "own_command", "during_scoring" or "during_scoring_silent"
-    (its scoring program waits for the ingestion's output without printing anything); ``ingestion_metadata``
+    """The bundle's zip bytes. ``kind``: "ingestion", "own_command", "during_scoring" (the ingestion program, which
+    Codabench runs after the scoring program, scores too: the scoring program defers to it) or "during_scoring_wait"
+    (the scoring program waits for the ingestion's predictions, in vain on Codabench); ``ingestion_metadata``
     replaces the ingestion program's metadata text (None: the working one; "" drops the file); ``folders``: the
     programs and data as folders of the bundle (Codabench zips them on import), not zips."""
-    during, silent = kind.startswith("during_scoring"), kind == "during_scoring_silent"
+    during, waits = kind.startswith("during_scoring"), kind == "during_scoring_wait"
     task = ["  - index: 0", "    name: Doubling", "    scoring_program: scoring_program.zip",
             "    reference_data: reference_data.zip", "    input_data: input_data.zip"]
     files = {}
@@ -159,7 +169,8 @@ def bundle(kind="ingestion", title=None, time_limit=TIME_LIMIT, ingestion_metada
         task.append("    ingestion_program: ingestion_program.zip")
         meta = "command: python3 $program/ingest.py $input $output $submission_program\n"
         if during:
-            meta = "command: python3 /app/program/ingest.py /app/input_data /app/output /app/ingested_program\n"
+            meta = "command: python3 /app/program/ingest.py /app/input_data /app/output /app/ingested_program%s\n" % (
+                "" if waits else " score /app/input/ref")
         if ingestion_metadata is not None:
             meta = ingestion_metadata
         ing = {"ingest.py": INGEST_PY}
@@ -169,7 +180,7 @@ def bundle(kind="ingestion", title=None, time_limit=TIME_LIMIT, ingestion_metada
     if during:
         task.append("    ingestion_only_during_scoring: true")
     score_command = "python3 $program/score.py $input $output" if not during else \
-        "python3 /app/program/score.py /app/input /app/output %s" % ("wait" if silent else "wait-chatty")
+        "python3 /app/program/score.py /app/input /app/output %s" % ("wait" if waits else "defer")
     files["scoring_program.zip"] = _zip({"metadata": "command: %s\n" % score_command, "score.py": SCORE_PY})
     files["input_data.zip"] = _zip({"inputs.txt": "".join("%d\t%d\n" % (i, x) for i, x in INPUTS)})
     files["reference_data.zip"] = _zip({"gold.txt": "".join("%d\t%d\n" % (i, 2 * x) for i, x in INPUTS)})

@@ -98,15 +98,16 @@ EXPECTED = [
     ("own_command", "good", "Finished", 1.0, None),
     ("own_command", "crash", "Finished", 0.0, None),  # predict.py opened predictions.txt before it crashed
     ("own_command", "no_command", "Failed", None, "Bad or empty zip file"),  # after ~3 min of the scoring step
-    ("during_scoring", "good", "Finished", 1.0, None),
+    ("during_scoring", "good", "Finished", 1.0, None),  # scored by the ingestion program, run after the scoring one
     ("during_scoring", "reads_gold", "Finished", 1.0, None),  # ingestion_only_during_scoring exposes the gold
-    # a scoring program that waits for the ingestion's output in silence: the worker starts the ingestion only once
-    # the scoring program writes output or ends (its event loop is blocked reading the logs)
-    ("during_scoring_silent", "good", "Failed", None, CHILD),
+    # a scoring program that waits for the ingestion's output: the worker starts the ingestion only once the scoring
+    # program has ended (its event loop is blocked reading the logs)
+    ("during_scoring_wait", "good", "Failed", None, CHILD),
     ("no_ingestion_command", "good", "Failed", None, CHILD),  # the ingestion never runs; scored on nothing
     # $program in a scoring-time ingestion command is /app/ingestion_program, which is not mounted (seen live:
     # "python3: can't open file '/app/ingestion_program/ingest.py'")
-    ("during_scoring_program", "good", "Failed", None, CHILD),
+    ("during_scoring_program", "good", "Failed", None,
+     "Could not find scores file, did the scoring program output it?"),
 ]
 
 

@@ -8,7 +8,7 @@ src/apps/api/serializers/submissions.py (the status "Scoring" that starts the sc
 - Every submission runs a prediction step first, then a scoring step, each a run of the worker in a fresh folder.
   The prediction step gets the submission (``program/``), the task's ingestion program (``ingestion_program/``,
   unless ``ingestion_only_during_scoring``) and input data (``input_data/``); never the reference data.
-- In it two containers run at once under one alarm: the submission's own ``metadata`` command, if it has one (a
+- In it two containers run under one alarm, in fact one after the other (run_together): the submission's own ``metadata`` command, if it has one (a
   submission with no ``metadata`` file is copied to ``output/``: a results submission; one with ``metadata`` but no
   command runs nothing), and the ingestion program's (its ``metadata`` and command are required, else
   "Program directory missing ..."). Mounts: the program's folder at /app/program (its working directory), the
@@ -37,7 +37,6 @@ import os
 import re
 import shlex
 import shutil
-import threading
 import time
 import uuid
 import zipfile
@@ -178,9 +177,6 @@ class Container(object):
                 err.write("the command cannot be split: %s\n" % exc)
         self.exit_code = code
 
-    def wrote_output(self) -> bool:
-        return os.path.getsize(self.stdout) + os.path.getsize(self.stderr) > 0
-
     def logs(self, time_limit: Optional[int]) -> Tuple[str, str, bool]:
         """(stdout, stderr, lost): what the site keeps of the container's logs; past the alarm the worker's log
         stream is cut and both stay empty (codabench_worker, _overtime)."""
@@ -194,37 +190,18 @@ WEBSOCKET_TIMEOUT = 10  # seconds: the worker's asyncio.wait_for on each contain
 
 
 def run_together(containers: List[Container], executor, kill_after: Optional[float]) -> None:
-    """Run a step's containers (the program first, then the ingestion program) as the worker's asyncio.gather does;
-    a ReplayError from one is raised.
+    """Run a step's containers (the program first, then the ingestion program) as the worker's asyncio.gather
+    really does; a ReplayError from one is raised.
 
-    The worker reads the first container's logs with a blocking call inside its event loop, so the second container
-    starts only once the first has written some output (the loop then runs while the worker sends it over its
-    websocket) or has ended; and a second container held back longer than the worker waits for its websocket
-    (10 s) is recorded with exit status 1, whatever it returned (both seen on the local Codabench). The step's
-    limit counts from its start, for both."""
-    errors: List[BaseException] = []
+    The worker reads the first container's logs with blocking calls inside its event loop, so the second container
+    starts only once the first has ended, even when the first writes output (seen on the local Codabench); held back
+    longer than the worker waits for its websocket (10 s), it is recorded with exit status 1, whatever it returned.
+    The step's limit counts from its start, for both."""
     started = time.time()
-
-    def one(container, limit):
-        try:
-            container.run(executor, limit)
-        except ReplayError as exc:
-            errors.append(exc)
-
-    threads: List[threading.Thread] = []
     for index, container in enumerate(containers):
-        if index:
-            while threads[0].is_alive() and not containers[0].wrote_output():
-                time.sleep(0.02)
-            container.held_back = time.time() - started
+        container.held_back = time.time() - started if index else 0.0
         limit = None if kill_after is None else max(kill_after - (time.time() - started), 0.1)
-        thread = threading.Thread(target=one, args=(container, limit))
-        thread.start()
-        threads.append(thread)
-    for thread in threads:
-        thread.join()
-    if errors:
-        raise errors[0]
+        container.run(executor, limit)
     for container in containers[1:]:
         if container.held_back > WEBSOCKET_TIMEOUT and not container.timed_out:
             container.returned, container.exit_code = container.exit_code, 1
@@ -251,8 +228,8 @@ def held_back_notes(containers: List[Container]) -> List[str]:
     for container in containers[1:]:
         if container.held_back >= 1:
             notes.append("%s started %.1f s after %s: Codabench's worker starts it only once the first container "
-                         "writes output or ends (it reads that container's logs with a blocking call inside its "
-                         "event loop)" % (container.label, container.held_back, containers[0].label))
+                         "has ended (it reads that container's logs with blocking calls inside its event loop), so "
+                         "the two never run at once" % (container.label, container.held_back, containers[0].label))
         if container.returned is not None:
             notes.append("%s returned %s, but the worker records exit status 1: it was held back more than %d s "
                          "and the worker's websocket connection for it timed out"
@@ -457,7 +434,7 @@ V15_UNSUPPORTED = ("this phase has an ingestion program (a code-submission phase
 
 def scoring_step(bundle: Bundle, phase: PhaseInfo, run, executor, worker, prediction: Prediction):
     """The scoring step of a code submission: the scoring program, and beside it (ingestion_only_during_scoring) the
-    ingestion program, at once under one alarm. (exit code, elapsed, timed out, [command lines]); the scoring-time
+    ingestion program, after it (run_together), under one alarm. (exit code, elapsed, timed out, [command lines]); the scoring-time
     ingestion program's run is added to ``prediction`` (its exit code matters to nobody: only the scoring
     program's decides the status)."""
     task = task_of(phase)
