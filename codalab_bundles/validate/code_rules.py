@@ -122,9 +122,10 @@ def code_submission(ctx: Context, platform: str) -> None:
             ctx.add("warning", platform, "code-submission", where, "ingestion_only_during_scoring: the ingestion "
                     "program runs the submission in the scoring step, where /app/input/ref holds the reference "
                     "data: the participant's code can read the gold (and the network is on unless the queue's "
-                    "workers disable it)", "run the ingestion program in the prediction step (leave "
-                    "ingestion_only_during_scoring out), where the worker never mounts the reference data",
-                    accepted=True)
+                    "workers disable it); and the worker starts it only after the scoring program has ended, so "
+                    "a scoring program that waits for its predictions never gets them", "run the ingestion "
+                    "program in the prediction step (leave ingestion_only_during_scoring out), where the worker "
+                    "never mounts the reference data", accepted=True)
             _scoring_program_path(ctx, platform, where, task)
 
 
