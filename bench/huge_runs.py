@@ -12,6 +12,13 @@ each generic kind is scored by scoring_programs/generic with a small gold. The s
   must be scored within 1 GB.
 Every run is a fresh Python process started as the platform starts it (python3 evaluate.py INPUT OUTPUT); its peak
 RSS (VmHWM) and CPU time are read by a wrapper inside it, the wall time here. Linux only (/proc).
+
+A second table, "against the official scorers": on the same files, right after ours, each run's task or kind's own
+scorer (bench/huge_official.py says which and how), found under --official or $OFFICIAL_SCORERS (checkouts or
+mirrors, as for bench/run.py), in a fresh process capped at --official-memory MB of address space and
+--official-timeout seconds of CPU time; both sides' CPU time is shown beside the wall time (per MB in CPU time, which
+a busy machine skews less); "cannot run" with why where it crashes, refuses, runs out of memory or time, or is not
+found. --no-official leaves it out.
 """
 import argparse
 import io
@@ -32,6 +39,8 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 from codalab_bundles.authoring import build, taskdef  # noqa: E402
 from codalab_bundles.replay.bundle import Bundle  # noqa: E402
 import load_mix  # noqa: E402
+import huge_official  # noqa: E402
+import official  # noqa: E402
 
 REFUSAL_SECONDS, REFUSAL_MB, VALID_MB = 5.0, 256, 1024
 
@@ -157,7 +166,10 @@ def _generic_shapes(work, size):
     return cases
 
 
-def _run(shape, work):
+def _run(shape, work, officials=None):
+    """Ours on the shape's files: (MB, exit, seconds, peak MB, stderr's first line, CPU seconds, theirs); with
+    ``officials`` ((tools, memory MB, timeout)), theirs: each official scorer of the shape on the same files
+    afterwards, [(scorer name, (scored, seconds, CPU seconds, peak MB, what it did))]."""
     folder = tempfile.mkdtemp(dir=work)
     res, out = os.path.join(folder, "input", "res"), os.path.join(folder, "output")
     os.makedirs(res)
@@ -176,10 +188,37 @@ def _run(shape, work):
     proc = subprocess.run([sys.executable, "-c", _WRAPPER, usage, os.path.join(shape.program, "evaluate.py"),
                            os.path.join(folder, "input"), out], capture_output=True, text=True, env=env)
     seconds = time.time() - started
-    peak_kb, _ = open(usage).read().split()
+    peak_kb, cpu = open(usage).read().split()
+    theirs = []
+    if officials is not None:
+        tools, memory_mb, timeout = officials
+        for number, (scorer, prepare) in enumerate(huge_official.scorers(shape.name)):
+            scratch = os.path.join(folder, "official-%d" % number)
+            os.makedirs(scratch)
+            theirs.append((scorer, huge_official.run(prepare, tools, os.path.join(folder, "input"), scratch,
+                                                     memory_mb, timeout)))
     shutil.rmtree(folder)
     said = (proc.stderr.strip().splitlines() or [""])[0]
-    return megabytes, proc.returncode, seconds, int(peak_kb) / 1024.0, said
+    return megabytes, proc.returncode, seconds, int(peak_kb) / 1024.0, said, float(cpu), theirs
+
+
+def _per_mb(seconds, megabytes):
+    return "%.3f" % (seconds / megabytes) if seconds is not None and megabytes else "-"
+
+
+def _official_rows(rows):
+    """The table against the official scorers: a row per (run, official scorer); per MB and the ratio in CPU time."""
+    print("\n| run | MB | ours: seconds (CPU) | ours: peak MB | ours: CPU s/MB | official scorer "
+          "| official: seconds (CPU) | official: peak MB | official: CPU s/MB | official / ours (CPU time) "
+          "| what the official scorer did |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for name, megabytes, seconds, cpu, peak, theirs in rows:
+        for scorer, (_, other_seconds, other_cpu, other_peak, said) in theirs:
+            print("| %s | %.0f | %.1f (%.1f) | %.0f | %s | %s | %s | %s | %s | %s | %s |" % (
+                name, megabytes, seconds, cpu, peak, _per_mb(cpu, megabytes), scorer,
+                "-" if other_seconds is None else "%.1f (%.1f)" % (other_seconds, other_cpu),
+                "-" if other_peak is None else "%.0f" % other_peak, _per_mb(other_cpu, megabytes),
+                "-" if other_cpu is None else "%.1f" % (other_cpu / max(cpu, 0.01)), said.replace("|", "/")))
 
 
 def main(argv=None):
@@ -187,6 +226,14 @@ def main(argv=None):
     parser.add_argument("--only", action="append", help="run only shapes whose name contains this (repeatable)")
     parser.add_argument("--mb", type=int, default=200, help="size of each run in MB (default 200)")
     parser.add_argument("--keep", help="work in this folder and keep it")
+    parser.add_argument("--official", default=None, metavar="DIR",
+                        help="folder(s) holding checkouts or mirrors of the official scorers (default: $%s)"
+                             % official.ENV)
+    parser.add_argument("--official-memory", type=int, default=8192, metavar="MB",
+                        help="address space cap of each official scorer's process (default 8192 MB)")
+    parser.add_argument("--official-timeout", type=float, default=600, metavar="SECONDS",
+                        help="CPU time cap of each official scorer's run (default 600 s; 4 x as much wall time)")
+    parser.add_argument("--no-official", action="store_true", help="do not run the official scorers")
     args = parser.parse_args(argv)
     size = args.mb * 1000 * 1000
     load_mix.HUGE_BYTES = size
@@ -194,16 +241,24 @@ def main(argv=None):
     os.makedirs(work, exist_ok=True)
     dist = os.path.join(work, "dist")
     shapes = []
+    # --only names a task, a kind or a whole run name ("ranking valid huge query"): build what it can select
+    kinds = ("generic", "classification", "regression", "text", "sequence", "ranking")
     for task in taskdef.task_names():
-        if not args.only or any(o in task for o in args.only):
+        if not args.only or any(task in o or o in task for o in args.only):
             shapes.extend(_task_shapes(task, dist, work, size))
-    if not args.only or any(o in "generic classification regression text sequence ranking" for o in args.only):
+    if not args.only or any(k in o or o in k for o in args.only for k in kinds):
         shapes.extend(_generic_shapes(work, size))
     shapes = [s for s in shapes if not args.only or any(o in s.name for o in args.only)]
+    officials = None if args.no_official else (
+        huge_official.Tools(official.roots(args.official), os.path.join(work, "official-code")),
+        args.official_memory, args.official_timeout)
     print("| run | MB | exit | seconds | peak MB | target | met | first line on stderr |")
     print("|---|---|---|---|---|---|---|---|")
+    against = []
     for shape in shapes:
-        megabytes, code, seconds, peak, said = _run(shape, work)
+        megabytes, code, seconds, peak, said, cpu, theirs = _run(shape, work, officials)
+        if theirs:
+            against.append((shape.name, megabytes, seconds, cpu, peak, theirs))
         if shape.expect == "refused":
             target, met = "refused, <= %g s, <= %d MB" % (REFUSAL_SECONDS, REFUSAL_MB), (
                 code == 1 and seconds <= REFUSAL_SECONDS and peak <= REFUSAL_MB)
@@ -212,6 +267,8 @@ def main(argv=None):
         print("| %s | %.0f | %d | %.1f | %.0f | %s | %s | %s |" % (shape.name, megabytes, code, seconds, peak, target,
                                                                 "yes" if met else "**no**", said[:80]))
         sys.stdout.flush()
+    if against:
+        _official_rows(against)
     if not args.keep:
         shutil.rmtree(work)
 

@@ -2,8 +2,8 @@
 
 Their code is never part of this project: it is read from checkouts that the person running the benchmark points
 at with ``--official DIR`` or the ``OFFICIAL_SCORERS`` environment variable (several folders joined with
-``os.pathsep``). A repository ``owner/name`` is looked for there as ``owner+name/repo`` or ``owner+name`` (a bare
-git directory, the layout of a fetched mirror, read with ``git show``), then as ``owner+name``, ``name`` or
+``os.pathsep``). A repository ``owner/name`` is looked for there as ``owner+name/repo``, ``owner+name/repo/.git`` or
+``owner+name`` (a bare git directory, the layouts of a fetched mirror, read with ``git show``), then as ``owner+name``, ``name`` or
 ``owner/name`` (a working tree). The needed files are copied into the run's scratch folder, never into the project.
 """
 import os
@@ -19,8 +19,8 @@ def _is_bare(path):
 def _candidates(root, repo):
     owner, name = repo.split("/")
     flat = owner + "+" + name
-    return [os.path.join(root, flat, "repo"), os.path.join(root, flat), os.path.join(root, name),
-            os.path.join(root, owner, name)]
+    return [os.path.join(root, flat, "repo"), os.path.join(root, flat, "repo", ".git"), os.path.join(root, flat),
+            os.path.join(root, name), os.path.join(root, owner, name)]
 
 
 def _git_show(git_dir, path):
@@ -57,6 +57,33 @@ def extract(search_roots, repo, paths, destination):
             for path, data in zip(paths, contents):
                 with open(os.path.join(destination, os.path.basename(path)), "wb") as handle:
                     handle.write(data)
+            return destination
+    return None
+
+
+def export(search_roots, repo, destination, marker, revision="HEAD"):
+    """The whole tree of ``repo`` at ``revision`` (a commit or tag of a git checkout; a plain folder only as it is,
+    for HEAD) copied to ``destination``, from the first checkout that has the file ``marker``; None when absent,
+    else the folder."""
+    for root in search_roots:
+        for checkout in _candidates(root, repo):
+            if not os.path.isdir(checkout) or _read(checkout, marker) is None:
+                continue
+            git = (["git", "--git-dir", checkout] if _is_bare(checkout) else
+                   ["git", "-C", checkout] if os.path.isdir(os.path.join(checkout, ".git")) else None)
+            if git is None and revision != "HEAD":
+                continue
+            archive = None
+            if git is not None:
+                archive = subprocess.run(git + ["archive", revision], stdout=subprocess.PIPE,
+                                         stderr=subprocess.DEVNULL)
+                if archive.returncode != 0:
+                    continue
+            os.makedirs(destination, exist_ok=True)
+            if archive is not None:
+                subprocess.run(["tar", "-x", "-C", destination], input=archive.stdout, check=True)
+            else:
+                subprocess.run(["cp", "-R", checkout + "/.", destination], check=True)
             return destination
     return None
 

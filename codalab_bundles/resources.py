@@ -15,6 +15,7 @@ CHECKOUT = PACKAGE.parent
 # (path in the repository, path under _shipped/): what setup.py copies into the wheel
 SHIPPED_FILES = (("scoring_programs/common", "scoring_programs/common"),
                  ("scoring_programs/generic", "scoring_programs/generic"),
+                 ("scoring_programs/ingestion", "scoring_programs/ingestion"),
                  ("tools/make_logo.py", "tools/make_logo.py"))
 
 
@@ -25,4 +26,5 @@ def _located(relative):
 
 COMMON = _located("scoring_programs/common")    # the shared scoring runtime, zipped into every scoring program
 GENERIC = _located("scoring_programs/generic")  # the generic scoring programs, configured by a task's scoring.json
+INGESTION = _located("scoring_programs/ingestion")  # the ingestion program of code-submission tasks
 MAKE_LOGO = _located("tools/make_logo.py")       # draws a task's logo (new) and a stand-in logo (migrate)

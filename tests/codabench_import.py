@@ -24,6 +24,7 @@ COMPETITION_FIELDS = ("registration_auto_approve", "enable_detailed_results",
                       "auto_run_submissions", "can_participants_make_submissions_public", "make_programs_available",
                       "make_input_data_available", "reward", "contact_email", "forum_enabled", "competition_type",
                       "fact_sheet")
+TASK_FIELDS = ("ingestion_only_during_scoring",)
 PHASE_FIELDS = ("auto_migrate_to_this_phase", "hide_output", "hide_prediction_output", "hide_score_output",
                 "max_submissions_per_person", "max_submissions_per_day")
 
@@ -87,6 +88,9 @@ def _main(paths):
             stored = dict((p.index, p) for p in comp.phases.all())
             for phase in out["competition"]["phases"]:
                 phase["settings"] = dict((f, getattr(stored[phase["index"]], f)) for f in PHASE_FIELDS)
+            out["competition"]["task_settings"] = dict(
+                (task.name, dict((f, getattr(task, f)) for f in TASK_FIELDS))
+                for phase in comp.phases.all() for task in phase.tasks.all())
         print(json.dumps(dict([("bundle", str(path))] + list(out.items())), default=str), flush=True)
     os._exit(0)  # the S3 stand-in's thread would keep the process alive
 

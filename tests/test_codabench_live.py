@@ -66,6 +66,18 @@ def cli_as(token, *args):
                           capture_output=True, text=True, env=env, timeout=1800)
 
 
+def published_for_robots(organizer, bundle):
+    """``bundle`` published by ``organizer`` (a local_account), open to robot submissions and public: its id."""
+    proc = cli_as(organizer["CODABENCH_TOKEN"], "publish", bundle, "--json")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    competition = json.loads(proc.stdout)["id"]
+    client = codabench_api.Client(URL, organizer["CODABENCH_TOKEN"])
+    client.call("allowing robot submissions", "PATCH", "/api/competitions/%s/" % competition,
+                {"allow_robot_submissions": True, "whitelist_emails": []})
+    client.call("publishing", "POST", "/api/competitions/%s/toggle_publish/" % competition, {}, safe=False)
+    return competition
+
+
 def _cli(*args):
     env = dict(os.environ, CODABENCH_URL=URL or "", CODABENCH_TOKEN=TOKEN or "")
     return subprocess.run([sys.executable, str(ROOT / "build_bundle.py")] + [str(a) for a in args],

@@ -186,6 +186,7 @@ def test_items_give_back_every_score_and_any_subset(score, mode):
     ("run.tsv", "q1\td1\t1\nq1\td2\t3\n", ["run.tsv, line 1 (query 'q1')", "rank 2 is missing"]),
     ("run.tsv", "q1\td1\t1\nq1\td2\t1\n", ["rank 2 is given twice"]),
     ("run.tsv", "q1\td1\t0\n", ["line 1: the rank (3rd column) must be an integer from 1, found '0'"]),
+    ("run.tsv", "q1\td1\t\u00b2\n", ["line 1: the rank (3rd column) must be an integer from 1, found"]),
     ("run.txt", "", ["run.txt holds no run lines"]),
     ("run.txt", "q8 Q0 d1 1 1 t\n", ["run.txt ranks none of the 3 queries of this phase (first of its own: 'q8')"]),
     ("run.json", '{"q1": {"d1": "high"}}', ["run.json, query 'q1': the score of document 'd1' must be a finite"]),
@@ -202,6 +203,8 @@ def test_bad_runs(run, name, text, fragments):
     ("q1 0 secretdoc 1\nq1 0 d2\n", ["reference file qrels.txt, line 2: a qrels line has 4 columns"]),
     ("q1 0 secretdoc high\n", ["line 1: the grade (4th column) must be an integer"]),
     ("q1 0 secretdoc 1.5\n", ["line 1: the grade (4th column) must be an integer"]),
+    ("q1 0 secretdoc \u00b2\n", ["line 1: the grade (4th column) must be an integer"]),
+    ("q1 0 secretdoc -\u00b2\n", ["line 1: the grade (4th column) must be an integer"]),
     ("q1 0 secretdoc 1\nq1 0 secretdoc 2\n", ["line 2: query 'q1' judges the same document a second time"]),
     ("\n\n", ["reference file qrels.txt holds no judgments"]),
 ])

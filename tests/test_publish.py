@@ -190,7 +190,7 @@ def test_submit_waits_for_the_worker_and_compares_with_the_replay(toy_bundle, tm
                     toy_bundle, env={"CODABENCH_TOKEN": TOKEN})
         assert proc.returncode == 0, proc.stdout + proc.stderr
         assert "submission 55 to phase Development: Finished" in proc.stdout
-        assert "the local replay gives the same status and scores" in proc.stdout
+        assert "the local replay gives the same status, message and scores" in proc.stdout
         fake.scores = dict(report["scores"], accuracy=0.5)
         proc = _cli("submit", sample, "--competition", 11, "--server", fake.url, "--expect-replay", toy_bundle,
                     env={"CODABENCH_TOKEN": TOKEN})

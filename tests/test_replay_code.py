@@ -1,7 +1,7 @@
 """The replay of code submissions as Codabench's worker runs them (codalab_bundles/replay/code_submission.py): the
 prediction step (the ingestion program, or the submission's own command) before the scoring step, on the
 hand-written bundles and cases of tests/code_bundles.py; locally and in Docker (network off). The same cases on a
-real Codabench: test_code_submission_live.py."""
+real Codabench: test_replay_code_live.py."""
 import pytest
 
 import code_bundles

@@ -1,7 +1,7 @@
 """validate's checks of code-submission tasks (validate/code_rules.py), each on a hand-written bundle
 (tests/code_bundles.py) that Codabench's own import accepts (tests/codabench_import.py): the competition is made, and
 its submissions then fail or expose the gold, as the replay shows (test_replay_code.py) and the live site confirms
-(test_code_submission_live.py)."""
+(test_replay_code_live.py)."""
 import pytest
 
 import code_bundles

@@ -25,7 +25,7 @@ import jinja2
 import yaml
 
 from .. import loading, replay, resources
-from . import private_items, render, taskdef, tracks
+from . import code_run, code_submission, private_items, render, taskdef, tracks
 from ..platforms import codabench_model
 from ..zips import pack
 from .taskdef import ROOT
@@ -95,6 +95,8 @@ def program_entries(task):
             if name in entries:
                 raise BuildError("%s/%s clashes with the shared code's %s" % (folder, name, name))
             entries[name] = data
+    if task.code_submission is not None:  # scores only what the prediction step made (ingestion_gate.py)
+        return code_submission.gated(entries.items())
     return sorted(entries.items())
 
 
@@ -120,21 +122,24 @@ def _hook_failed(ctx, what, exc):
 
 
 def derive_split(task, split, derive, program, workdir):
-    """Run the task's hooks for one split; returns (public data zip bytes or None, starting kit zip bytes or None)."""
+    """Run the task's hooks for one split; returns (public data zip bytes or None, starting kit zip bytes or None).
+    A code-submission task's public data is its input data, and its kit is made from task.yaml (code_submission)."""
     ctx = _split_context(task, split)
     try:
-        return _run_hooks(ctx, derive, program, workdir)
+        return _run_hooks(ctx, derive, program, workdir, kit=task.code_submission is None)
     except Exception as exc:
         raise _hook_failed(ctx, "the public data and starting kit", exc)
 
 
-def _run_hooks(ctx, derive, program, workdir):
+def _run_hooks(ctx, derive, program, workdir, kit=True):
     public = None
     ctx.public_dir = ctx.out_dir = Path(tempfile.mkdtemp(prefix="public-", dir=workdir))
     if hasattr(derive, "public_data"):
         derive.public_data(ctx)
         if any(ctx.public_dir.iterdir()):
             public = pack.zip_directory(ctx.public_dir)
+    if not kit:
+        return public, None
     kit = None
     if hasattr(derive, "starting_kit"):
         ctx.out_dir = Path(tempfile.mkdtemp(prefix="kit-", dir=workdir))
@@ -194,7 +199,9 @@ def bundle_files(task):
     """Everything but competition.yaml: ({split files by kind}, [(name, bytes)]), shared by both platforms."""
     program = program_entries(task)
     derive = _load_derive(task)
-    files = {"reference": {}, "public": {}, "kit": {}}
+    files = {"reference": {}, "public": {}, "kit": {}, "input_data": {}}
+    code = task.code_submission
+    ingestion = code_submission.ingestion_entries(code) if code is not None else None
     modes = private_items.reference_modes(task)
     data = []
     # the task's gold of a split, with each mark its phases use (private_items.py): for the CodaLab bundle, and for
@@ -218,6 +225,13 @@ def bundle_files(task):
             for mode in [m for m in modes[split] if (split, m) in used and m not in first]:  # the split's other marks
                 data.append((private_items.reference_name(split, mode),
                              pack.zip_entries(reference_entries(task, split, derive, mode=mode))))
+            if code is not None:  # the inputs go to the ingestion program only; the kit is task.yaml's
+                try:
+                    data.append(("input_data_%s.zip" % split, code_submission.input_data(code, split, public)))
+                except ValueError as exc:
+                    raise BuildError(str(exc))
+                files["input_data"][split] = "input_data_%s.zip" % split
+                public, kit = None, pack.zip_entries(code_submission.kit_entries(code, program, ingestion))
             if public is not None:
                 files["public"][split] = "public_data_%s.zip" % split
                 data.append((files["public"][split], public))
@@ -233,6 +247,8 @@ def bundle_files(task):
         except (jinja2.TemplateError, ValueError) as exc:
             raise BuildError("page %s (pages/%s): %s" % (key, task.pages[key], exc))
     entries.append(("scoring_program.zip", pack.zip_entries(program)))
+    if ingestion is not None:
+        entries.append(("ingestion_program.zip", pack.zip_entries(ingestion)))
     entries.extend(track_programs(task, program))
     entries.extend(data)
     entries.extend(_track_references(task, derive))
@@ -377,6 +393,11 @@ def check_samples(task: taskdef.Task, built: Built) -> list:
         if phase.split in checked:
             continue
         checked.add(phase.split)
+        if task.code_submission is not None:  # both steps, laid out as Codabench's worker lays them out
+            report = code_run.run(built.codabench, phase.number)
+            runs.append(SampleRun(phase.number, phase.label, "Codabench (code submission, local)", report["status"],
+                                  report["scores"], report["reason"], report["ingestion_stderr"] + report["stderr"]))
+            continue
         for platform in [p for p in ("codabench", "codalab") if getattr(built, p) is not None]:
             label = replay.WORKERS[platform].label
             try:
@@ -407,7 +428,8 @@ def build(name: str, dist, bundles_dir=taskdef.BUNDLES, references: Optional[dic
         # an input that cannot be read at all (task.yaml that is not YAML, a file the system refuses) is unreadable
         return Outcome(name, error=str(exc), unreadable=isinstance(exc, (taskdef.UnreadableTaskFile, OSError)),
                        removed=remove_bundles(name, dist))
-    outcome = Outcome(name, task, built, stored_schedules(built), notes=tracks.notes(task))
+    outcome = Outcome(name, task, built, stored_schedules(built),
+                      notes=tracks.notes(task) + code_submission.notes(task))
     if check:
         outcome.samples = check_samples(task, built)
         if not outcome.ok:  # a bundle whose own sample fails is not finished: leave nothing that looks it

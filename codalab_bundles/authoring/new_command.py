@@ -67,6 +67,10 @@ def new_main(argv, how):
                              "VALUE is JSON, or text): e.g. --set id_column=ID --set label_column=Stance, "
                              "--set 'label_range=[0, 3]', --set 'subset_labels=[\"FAVOR\", \"AGAINST\"]', "
                              "--set docstart=token; the fields are in the generic metric card")
+    parser.add_argument("--code-submission", action="store_true",
+                        help="participants upload a model (model.py with load and predict) that the platform runs "
+                             "on the hidden inputs, instead of predictions (classification and regression); "
+                             "writes a baseline model and the starting kit that runs both steps offline")
     parser.add_argument("--no-ci", action="store_true", help="do not write the folder's CI files (%s, which "
                         "runs %s: check on every push, publish on a tag v*), which are written only where there "
                         "are none" % (ci_workflow.WORKFLOW.as_posix(), ci_workflow.SCRIPT.as_posix()))
@@ -78,7 +82,8 @@ def new_main(argv, how):
         settings = dict(new_task.parse_setting(text) for text in args.settings)
         own = default_folder is not None and folder == Path(default_folder).resolve()  # this repository's tasks
         written = new_task.create(args.name, args.kind, args.gold_dir, args.title, keys, root=folder,
-                                  command=command, notes=notes, settings=settings, ci=not (args.no_ci or own))
+                                  command=command, notes=notes, settings=settings, ci=not (args.no_ci or own),
+                                  code=args.code_submission)
     except new_task.NewTaskError as exc:
         print("new: %s" % exc, file=sys.stderr)
         return 2

@@ -19,7 +19,7 @@ from pathlib import Path
 import jinja2
 
 from .. import loading, resources
-from . import build, ci_workflow, custom_task, generic_kits, gold_sniff
+from . import build, ci_workflow, custom_task, generic_kits, gold_sniff, new_code
 from .render import yaml_quote
 from .taskdef import ROOT, task_names
 
@@ -325,13 +325,13 @@ def infer_kind(gold_dir, notes=None):
 
 
 def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=ROOT, command="codalab-bundles",
-           notes=None, settings=None, ci=True):
+           notes=None, settings=None, ci=True, code=False):
     """Write the task's files in the competition folder ``root``; returns the paths written. ``command`` is how
     the user calls the tool (for the folder's README); ``notes`` (a list) gets what the organizer should know of
     the task made; ``settings`` ({field: value}, new --set) are scoring.json fields of the kind (columns, options),
     known before the gold is read. ``kind`` None: the gold's own (infer_kind). ``ci``: also the folder's CI files
-    (ci_workflow), where it has none. Raises NewTaskError, before anything is written: a gold that would not build
-    is refused."""
+    (ci_workflow), where it has none. ``code``: a code-submission task (new_code.py). Raises NewTaskError,
+    before anything is written: a gold that would not build is refused."""
     if not NAME_RE.match(name or ""):
         raise NewTaskError("the task name %r must be lower-case letters and digits, words joined by '-' "
                            "(e.g. sentiment or hotel-reviews): it names folders and bundle files" % name)
@@ -341,6 +341,8 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
         kind = infer_kind(gold_dir, notes)
     if kind not in generic_kits.KINDS + (CUSTOM,):
         raise NewTaskError("--kind is one of %s" % ", ".join(generic_kits.KINDS + (CUSTOM,)))
+    if code and new_code.refusal(kind):
+        raise NewTaskError(new_code.refusal(kind))
     root = Path(root)
     folders = (root / "bundles" / name, root / "scoring_programs" / name, root / "reference_data" / name)
     taken = [str(f.relative_to(root)) for f in folders if f.exists()]
@@ -402,7 +404,8 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
                 {"classification": "label", "multilabel": "labels", "spans": "spans", "ranking": "best option",
                  "text": "text", "regression": "score", "sequence": "tag of each token"}[kind],
                 label(keys[0]))),
-        dev_start=dev_start, test_start=test_start, end_date=test_start + datetime.timedelta(weeks=2, seconds=-1)))
+        dev_start=dev_start, test_start=test_start, end_date=test_start + datetime.timedelta(weeks=2, seconds=-1),
+        code=new_code.spec(program) if code else None))
     for page in ("overview", "evaluation", "data", "terms"):
         write(bundle / "pages" / ("%s.html.j2" % page), (TEMPLATES / "pages" / ("%s.html.j2" % page)).read_bytes())
     logo = loading.load_file(resources.MAKE_LOGO, "make_logo_for_new")
@@ -424,6 +427,9 @@ def create(name, kind, gold_dir=None, title=None, keys=None, today=None, root=RO
         for split, files in sorted(layout.items()):
             for file_name, data in sorted(files.items()):
                 write(reference_dir / split / file_name, data)
+    if code:
+        new_code.write(env, write, bundle, program, config["title"],
+                       (reference_dir / "dev" / program["reference"]).read_text(encoding="utf-8-sig"))
     if ci:
         ci_workflow.write(root, write, notes)
     _update_folder_readme(root, command, write)

@@ -17,6 +17,7 @@ import yaml
 
 from .. import schema_check
 from ..platforms import fact_sheet
+from . import code_submission as code_rules
 from . import private_items
 from . import tracks as track_rules
 
@@ -147,6 +148,15 @@ class Task(object):
         track_rules.check_rule(self)
         # A CodaLab v1.5 bundle: one program per phase, so only when one run writes every track's columns
         self.built_v15 = not self.tracks or track_rules.one_run_writes_every_track(self)
+        # A code-submission task (code_submission.py): no v1.5 bundle, and its phases hide the prediction output
+        self.code_submission = code_rules.read(spec, folder, spec["phases"], self.queue,
+                                               _shown(folder / "task.yaml"), _check)
+        if self.code_submission is not None:
+            self.built_v15 = False
+            for phase in self.phases:
+                hides = code_rules.hide_predictions(phase.codabench)
+                phase.codabench = [(key, hides[key]) for key in ("auto_migrate_to_this_phase",) + CODABENCH_PHASE
+                                   if key in hides]
         # Splits whose gold participants may see: their detailed results may show gold items (the scoring
         # runtime's rule otherwise); the builder marks their reference zip with GOLD_PUBLIC_MARKER.
         self.gold_public = dict((split, bool((spec.get("gold_public") or {}).get(split, False)))

@@ -15,6 +15,7 @@ imports only those above it in this list):
 - codabench_worker.py, codalab_worker.py: the two workers (``CodabenchWorker``, ``CodalabWorker``), each citing
   the platform's worker source it models;
 - executors.py: who runs the commands (``LocalExecutor``, ``DockerExecutor``, ``ran_with``);
+- broken_zip.py: what each worker does with a submission it cannot unzip, or that holds nothing;
 - report.py: the report dict and ``format_report``;
 - run.py: ``replay`` itself and ``WORKERS``, the worker each platform name picks.
 

@@ -39,7 +39,6 @@ class Worker(object):
     name = ""                # the --platform value: "codabench" or "codalab"
     label = ""               # the platform's name in reports
     timeout_message: Optional[str] = None  # appended to stderr.txt when the worker kills the step, if anything
-    bad_zip = ""             # the reason shown when the submission is not a zip at all
     limits: Optional[safe_zip.Limits] = None  # safe_zip.Limits for every zip extracted; None: the defaults
     writable: Tuple[str, ...] = ()  # Run.paths the program writes (opened up only for a container, see DockerExecutor)
 

@@ -10,9 +10,11 @@ starting-kit sample.
 from __future__ import annotations
 
 import io
+import lzma
 import os
 import tempfile
 import zipfile
+import zlib
 from typing import List, Optional, Tuple, Union
 
 import yaml
@@ -29,6 +31,31 @@ class ReplayError(Exception):
     """The bundle or submission cannot be replayed at all (as opposed to a submission that fails)."""
 
 
+class BrokenZip(ReplayError):
+    """A zip Python's zipfile cannot extract, as the workers' own unzipping could not: ``source`` names it, ``kind``
+    is "bad" (zipfile.BadZipFile) or "crash" (any other error), ``error`` the exception as "Type: message"
+    (broken_zip says what each platform then does with a submission)."""
+
+    def __init__(self, source: str, exc: Exception) -> None:
+        self.source = source
+        self.kind = "bad" if isinstance(exc, zipfile.BadZipFile) else "crash"
+        self.error = described(exc)
+        super().__init__("%s cannot be unzipped: %s" % (source, self.error))
+
+
+def described(exc: BaseException) -> str:
+    """An exception as the last line of Python's traceback says it: "zlib.error: Error -3 ..."."""
+    kind = type(exc)
+    name = kind.__name__ if kind.__module__ == "builtins" else "%s.%s" % (kind.__module__, kind.__name__)
+    return "%s: %s" % (name, exc)
+
+
+# What zipfile raises on a damaged entry: BadZipFile (a bad CRC or local header), damaged deflate or LZMA data, a
+# member cut short, an unsupported compression method, an encrypted entry. (Damaged bzip2 data raises a bare OSError,
+# which cannot be told from the disk's own errors: it stays a crash of the replay.)
+UNZIP_ERRORS = (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, NotImplementedError, RuntimeError)
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Zips
 
@@ -42,6 +69,8 @@ def safe_extract(data: bytes, target: str, source: str, limits: Optional[safe_zi
             safe_zip.extract(archive, target, source, limits, budget)
     except safe_zip.ZipRefused as exc:
         raise ReplayError(str(exc))
+    except UNZIP_ERRORS as exc:
+        raise BrokenZip(source, exc)
 
 
 def _find_only_folder_with_metadata(path):

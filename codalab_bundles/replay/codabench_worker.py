@@ -32,8 +32,6 @@ class CodabenchWorker(Worker):
     name = "codabench"
     label = "Codabench"
     timeout_message = None
-    bad_zip = ("Bad or empty zip file (the worker tries the download 10 times, 20 s apart, before it says so: "
-               "about 3 minutes)")
     APP = {"program": "/app/program", "input": "/app/input", "output": "/app/output", "shared": "/app/shared"}
     limits = None
     writable = ("output", "shared")

@@ -31,8 +31,6 @@ class CodalabWorker(Worker):
     name = "codalab"
     label = "CodaLab v1.5"
     timeout_message = TIME_LIMIT_MESSAGE  # appended to stderr.txt when the worker kills the step
-    bad_zip = ("the submission is not a zip file: the worker's extraction raises BadZipfile and the submission "
-               "is marked Failed")
     limits = None  # safe_zip.Limits for every zip extracted; None: the defaults
     writable = ("output", "temp")  # folders the program writes (opened up only for a container, see DockerExecutor)
 

@@ -6,17 +6,15 @@ results page, and what the other platform's parser would make of the same output
 """
 from __future__ import annotations
 
-import io
 import os
 import tempfile
-import zipfile
 from typing import Dict, List, Optional, Type, Union
 
 from ..platforms import codabench_leaderboard
 from ..zips import safe_zip
 from .base_worker import Worker, read_optional
-from . import code_submission
-from .bundle import Bundle, ReplayError, read_submission
+from . import broken_zip, code_submission
+from .bundle import BrokenZip, Bundle, ReplayError, read_submission
 from .codabench_worker import CodabenchWorker
 from .codalab_worker import CodalabWorker
 from .docker_run import TIME_LIMIT_MESSAGE
@@ -178,9 +176,10 @@ def failed_tasks(report: Report) -> list:
 def _replay_task(bundle_path, bundle, phase, data, submission_name, worker, executor, platform, temp_dir, keep):
     """One run of the submission on one task of the phase (``phase`` as that task sees it)."""
     time_limit = worker.time_limit(phase)
-    if not zipfile.is_zipfile(io.BytesIO(data)):
+    refused = broken_zip.check(data)  # not a zip, or no entry: the worker fails it before any program runs
+    if refused is not None:
         return new_report(bundle_path, submission_name, phase, platform, worker, executor, time_limit,
-                          reason=worker.bad_zip)
+                          **broken_zip.outcome(worker.name, *refused))
 
     base = temp_dir or tempfile.gettempdir()
     if not os.path.isdir(base):
@@ -191,18 +190,24 @@ def _replay_task(bundle_path, bundle, phase, data, submission_name, worker, exec
     run = None
     prediction = None
     try:
-        if code_submission.applies(platform, phase, data):  # a code submission: the prediction step first
-            prediction = code_submission.prediction_step(
-                bundle, phase, data, tempfile.mkdtemp(prefix="prediction-", dir=holder), executor, worker.limits,
-                time_limit, worker.kill_after(phase))
-            if prediction.final:
-                return code_submission.failed_before_scoring(
-                    new_report(bundle_path, submission_name, phase, platform, worker, executor, time_limit),
-                    prediction, time_limit)
-            data = prediction.output_zip
-        elif platform == "codalab" and code_submission.task_of(phase).ingestion_program:
-            raise ReplayError(code_submission.V15_UNSUPPORTED)
-        run = worker.prepare(bundle, phase, data, holder)
+        try:
+            if code_submission.applies(platform, phase, data):  # a code submission: the prediction step first
+                prediction = code_submission.prediction_step(
+                    bundle, phase, data, tempfile.mkdtemp(prefix="prediction-", dir=holder), executor,
+                    worker.limits, time_limit, worker.kill_after(phase))
+                if prediction.final:
+                    return code_submission.failed_before_scoring(
+                        new_report(bundle_path, submission_name, phase, platform, worker, executor, time_limit),
+                        prediction, time_limit)
+                data = prediction.output_zip
+            elif platform == "codalab" and code_submission.task_of(phase).ingestion_program:
+                raise ReplayError(code_submission.V15_UNSUPPORTED)
+            run = worker.prepare(bundle, phase, data, holder)
+        except BrokenZip as exc:  # an entry the worker's own unzipping fails on too
+            if exc.source.split("/")[0] != "submission":
+                raise
+            return new_report(bundle_path, submission_name, phase, platform, worker, executor, time_limit,
+                              **broken_zip.outcome(worker.name, exc.kind, exc.error))
         results, commands_run, timed_out = [], [], False
         if run.setup_error:
             with open(run.stderr, "a") as err:

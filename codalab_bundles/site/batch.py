@@ -23,8 +23,8 @@ import time
 import urllib.parse
 
 from .codabench_api import ApiError
-from .submit import (DONE, STUCK, SubmitError, create, default_timeout, fact_sheet_answers, may_submit, open_phase,
-                     outcome, read_submission)
+from .submit import (DONE, STUCK, SubmitError, create, default_timeout, fact_sheet_answers, first_line, may_submit,
+                     open_phase, outcome, read_submission)
 
 LEDGER_HOME = os.path.join(os.path.expanduser("~"), ".cache", "codalab-bundles", "submit")
 IN_FLIGHT = 4
@@ -112,7 +112,8 @@ class Entry(object):
         self.id = None
         self.origin = "new"  # new: submitted by this call; ledger / site: found there, not submitted again
         self.status, self.details, self.scores, self.row = None, "", {}, None
-        self.message = ""  # a failed submission's stderr, as the participant reads it on the site
+        self.message = ""  # a failed submission's stderr, as the participant reads it on the site (its last lines)
+        self.said = ""  # the first line of that stderr (compared with the replay's, --expect-replay)
         self.stuck = None  # the meaning of the last status, when waiting ended before a final one
         self.error = None  # a step that failed for this zip (the site's own words)
         self.same_as = None  # an earlier zip of the batch with the same bytes
@@ -121,17 +122,21 @@ class Entry(object):
         self.rerun = 0  # times it was run again, stuck (--rerun-stuck)
         self.previous = []  # the ids it had before a cancel and re-run
         self.tracks = None  # a phase of several tasks: each run's task, id, status, details, scores (submit._runs)
+        self.broken = None  # why the site cannot show the submission's details (its logs), when it cannot
+        self.resent = []  # the ids deleted, their details broken, before the zip was sent again (--resend-broken)
 
     def as_dict(self):
         return {"zip": self.path, "sha256": self.sha256, "submission": self.id, "origin": self.origin,
                 "status": self.status, "details": self.details, "scores": self.scores, "row": self.row,
-                "message": self.message, "stuck": self.stuck, "error": self.error, "same_as": self.same_as,
+                "message": self.message, "first_line": self.said, "stuck": self.stuck, "error": self.error, "same_as": self.same_as,
                 "seconds": self.waited, "replay": self.replay, "rerun": self.rerun,
-                "previous": self.previous, "tracks": self.tracks}
+                "previous": self.previous, "tracks": self.tracks, "details_broken": self.broken,
+                "resent": self.resent}
 
 
-def participant_message(client, submission_id, limit=1 << 20):
-    """The last lines of a failed submission's stderr (scoring first), as its page shows them; '' when none."""
+def site_stderr(client, submission_id, limit=1 << 20):
+    """A failed submission's stderr as its page shows it (scoring first, then prediction, then the ingestion's),
+    the first and last ``limit`` bytes of the first that is not blank; '' when none is."""
     try:
         details = client.call("reading submission %s's logs" % submission_id, "GET",
                               "/api/submissions/%s/get_details/" % submission_id) or {}
@@ -143,13 +148,25 @@ def participant_message(client, submission_id, limit=1 << 20):
         if not url:
             continue
         try:
-            text = client.fetch("reading submission %s's %s" % (submission_id, name), url)[-limit:]
+            data = client.fetch("reading submission %s's %s" % (submission_id, name), url)
         except ApiError:
             continue
-        lines = [line.strip() for line in text.decode("utf-8", "replace").splitlines() if line.strip()]
-        if lines:
-            return "\n".join(lines[-3:])
+        if len(data) > 2 * limit:
+            data = data[:limit] + b"\n" + data[-limit:]
+        text = data.decode("utf-8", "replace")
+        if text.strip():
+            return text
     return ""
+
+
+def participant_message(client, submission_id, limit=1 << 20):
+    """The last lines of a failed submission's stderr (scoring first), as its page shows them; '' when none."""
+    return last_lines(site_stderr(client, submission_id, limit))
+
+
+def last_lines(text, count=3):
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return "\n".join(lines[-count:])
 
 
 def _on_site(client, phase, account, wanted, organization=None):
@@ -182,6 +199,7 @@ class Batch(object):
         self.account, self.organization, self.ledger, self.timeout = account, organization, ledger, timeout
         self.poll, self.sleep, self.clock = options["poll"], options["sleep"], options["clock"]
         self.rerun_stuck, self.resend_pauses = options["rerun_stuck"], options["resend_pauses"]
+        self.resend_broken = options.get("resend_broken", False)
         self.answers = options.get("answers")  # every zip's fact-sheet answers (None: none)
         self.say, self.stop = say, stop
         self.tracks = options.get("tracks")  # the tasks of a phase of several to submit to (None: all)
@@ -286,23 +304,64 @@ class Batch(object):
                 self.send(entry)
                 if entry.id is None:
                     return
-            found = self.wait(entry)
-            if found is None:
-                return
-            result = outcome(self.client, self.competition, self.phase, found, lambda text: None)
-            entry.status, entry.details = result["status"], result["details"]
-            entry.scores, entry.row, entry.tracks = result["scores"], result["row"], result.get("tracks")
-            failed = [run for run in entry.tracks or [] if run["status"] != "Finished"]
-            if entry.status != "Finished" or failed:  # a run of a task that failed has the message
-                entry.message = participant_message(self.client, failed[0]["id"] if failed else entry.id)
-            self.record(entry, submission=entry.id, stage="final", status=entry.status, scores=entry.scores,
-                        **({"tracks": [dict((k, run[k]) for k in ("task", "id", "status")) for run in entry.tracks]}
-                           if entry.tracks is not None else {}))
+            while True:
+                found = self.wait(entry)
+                if found is None:
+                    return
+                result = outcome(self.client, self.competition, self.phase, found, lambda text: None)
+                entry.status, entry.details = result["status"], result["details"]
+                entry.scores, entry.row, entry.tracks = result["scores"], result["row"], result.get("tracks")
+                failed = [run for run in entry.tracks or [] if run["status"] != "Finished"]
+                if entry.status != "Finished" or failed:  # a run of a task that failed has the message
+                    text = site_stderr(self.client, failed[0]["id"] if failed else entry.id)
+                    entry.message, entry.said = last_lines(text), first_line(text)
+                self.record(entry, submission=entry.id, stage="final", status=entry.status, scores=entry.scores,
+                            **({"tracks": [dict((k, run[k]) for k in ("task", "id", "status"))
+                                           for run in entry.tracks]} if entry.tracks is not None else {}))
+                if self.whole(entry) or entry.id is None:
+                    return
         except ApiError as exc:
             entry.error = str(exc)
         finally:
             if not self.stop.is_set() or entry.status in DONE:
                 self.finished(entry)
+
+    def whole(self, entry):
+        """Whether the site can show the final submission's details (its logs: GET .../get_details/). A run the
+        site worker's interrupted dispatch left a details row without a file (one ``--rerun-stuck`` ran again under
+        its id, say) keeps that row: Codabench cannot sign a URL for an empty file name and answers HTTP 500, so the
+        participant cannot open its logs. Said in ``entry.broken`` and the ledger; with ``resend_broken`` (once a
+        zip) the submission is deleted and its zip sent again, and False is returned: the new one is waited for."""
+        try:
+            self.client.call("reading submission %s's details" % entry.id, "GET",
+                             "/api/submissions/%s/get_details/" % entry.id)
+            return True
+        except ApiError as exc:
+            if exc.status is None or exc.status < 500:
+                return True  # unreachable now, or not shown to this account (a phase hiding its output)
+            answer, problem = exc.status, exc.text
+        entry.broken = ("the site cannot show its details (GET /api/submissions/%s/get_details/ answers HTTP %s: %s): "
+                        "a details row without a file, left by a dispatch the site worker did not finish, outlives "
+                        "a re-run under the same id, so the participant cannot open its logs; "
+                        "submit --resend-broken deletes it and sends the zip again (a new submission)"
+                        % (entry.id, answer, problem))
+        self.record(entry, submission=entry.id, stage="details broken", details_error="HTTP %s: %s" % (
+            answer, problem))
+        if not self.resend_broken or entry.resent:
+            self.say("  %s: submission %s %s" % (entry.zip, entry.id, entry.broken.split(" (")[0].replace(
+                "the site", "is final, but the site")))
+            return True
+        old = entry.id
+        self.client.call("deleting submission %s" % old, "DELETE", "/api/submissions/%s/" % old, safe=False)
+        entry.resent.append(old)
+        entry.previous.append(old)
+        entry.id, entry.broken, entry.status, entry.scores, entry.row = None, None, None, {}, None
+        entry.message = entry.said = ""
+        self.send(entry)
+        what = "deleted (the site could not show its details) and sent again as submission %s" % entry.id
+        self.say("  %s: submission %s %s" % (entry.zip, old, what))
+        self.record(entry, submission=entry.id, stage=what, previous=entry.previous, resent=entry.resent)
+        return False
 
     def wait(self, entry):
         """The site's record of the submission once final; None when waiting ended first (the bound, a stop)."""
@@ -374,7 +433,7 @@ class Batch(object):
 def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT, ledger=None, timeout=None,
                 again=False, organization=None, even_if_closed=False, progress=None, now=None, poll=POLL,
                 sleep=time.sleep, clock=time.monotonic, stop=None, rerun_stuck=False, resend_pauses=RESEND_PAUSES,
-                tracks=None, answers=None, no_fact_sheet=False):
+                tracks=None, answers=None, no_fact_sheet=False, resend_broken=False):
     """Submit every zip of ``paths`` (at most ``in_flight`` not yet final on the site at once) and wait for each.
     Returns {"competition", "phase", "account", "ledger", "entries": [Entry], "interrupted": bool}. ``stop``: a
     threading.Event that ends the call early (the caller's Ctrl-C): nothing new is sent after it is set.
@@ -382,7 +441,8 @@ def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT
     twice at most, each time with a new ``timeout``. ``tracks``: in a phase of several tasks, the tasks to submit
     to (default: all); a zip is still known by its bytes, so the same zip for other tracks needs ``again``.
     ``answers``: the fact-sheet answers sent with every zip (checked against the competition's questions before
-    anything is sent)."""
+    anything is sent). Each final submission's details are read: where the site cannot show them (Batch.whole), it
+    is said, and with ``resend_broken`` the submission is deleted and its zip sent again."""
     say = progress or (lambda text: None)
     competition, phase = open_phase(client, competition_id, phase_number, even_if_closed, now)
     sending = fact_sheet_answers(competition, answers, no_fact_sheet)
@@ -393,7 +453,8 @@ def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT
     timeout = default_timeout(phase) if timeout is None else timeout
     work = Batch(client, competition, phase, account, organization, ledger, timeout,
                  {"poll": poll, "sleep": sleep, "clock": clock, "rerun_stuck": rerun_stuck,
-                  "resend_pauses": resend_pauses, "tracks": tracks, "answers": sending}, say,
+                  "resend_pauses": resend_pauses, "tracks": tracks, "answers": sending,
+                  "resend_broken": resend_broken}, say,
                  stop or threading.Event())
 
     entries, first = [], {}
@@ -430,7 +491,8 @@ def submit_many(client, paths, competition_id, phase_number, in_flight=IN_FLIGHT
     for entry in entries:
         if entry.same_as is not None:
             twin = first[entry.sha256]
-            for field in ("id", "status", "details", "scores", "row", "message", "stuck", "error", "waited", "tracks"):
+            for field in ("id", "status", "details", "scores", "row", "message", "said", "stuck", "error", "waited",
+                          "tracks", "broken"):
                 setattr(entry, field, getattr(twin, field))
             entry.origin = "same file"
     return {"competition": competition, "phase": phase, "account": account, "ledger": ledger.path,
@@ -450,14 +512,21 @@ def format_table(result):
             status = "%s (not final)" % status
         if entry.origin in ("ledger", "site"):
             status += " [earlier]"
-        if entry.previous:
-            status += " [re-run of %s]" % ", ".join(map(str, entry.previous))
+        if entry.broken:
+            status += " [details broken]"
+        if entry.resent:
+            status += " [sent again: %s deleted]" % ", ".join(map(str, entry.resent))
+        if entry.previous and entry.previous != entry.resent:
+            status += " [re-run of %s]" % ", ".join(str(i) for i in entry.previous if i not in entry.resent)
         elif entry.rerun:
             status += " [run again]"
         elif entry.origin == "same file":
             status += " [= %s]" % entry.same_as
         if entry.error:
             what = entry.error
+        elif entry.broken:
+            what = "%s; %s" % (_score_text(entry.scores) or entry.message.replace("\n", " | ") or entry.status,
+                               entry.broken)
         elif entry.stuck:
             what = entry.stuck
         elif entry.status == "Finished" and entry.message:  # a run of a task failed (its message)
@@ -481,6 +550,8 @@ def summary(result):
     errors = sum(1 for e in entries if e.error)
     waiting = sum(1 for e in entries if e.id is not None and e.status not in DONE and not e.stuck and not e.error)
     unsent = sum(1 for e in entries if e.id is None and not e.error)
+    broken = sum(1 for e in entries if e.broken)
+    resent = sum(len(e.resent) for e in entries)
     new = sum(1 for e in entries if e.origin == "new" and e.id is not None)
     parts = ["%d Finished" % count["Finished"], "%d Failed" % count["Failed"]]
     if count["Cancelled"]:
@@ -493,6 +564,10 @@ def summary(result):
         parts.append("%d with an error" % errors)
     if unsent:
         parts.append("%d not sent" % unsent)
+    if broken:
+        parts.append("%d whose details the site cannot show (--resend-broken)" % broken)
+    if resent:
+        parts.append("%d sent again, their details broken" % resent)
     text = "%d submission(s): %s; %d submitted now, %d found from an earlier call" % (
         len(entries), ", ".join(parts), new, sum(1 for e in entries if e.origin in ("ledger", "site")))
     if result["interrupted"] or stuck or unsent or waiting:
@@ -502,5 +577,5 @@ def summary(result):
 
 def all_finished(result):
     """Every submission Finished, and in a phase of several tasks each of its runs."""
-    return all(e.status == "Finished" and not e.stuck and not e.error
+    return all(e.status == "Finished" and not e.stuck and not e.error and not e.broken
                and all(run["status"] == "Finished" for run in e.tracks or []) for e in result["entries"])

@@ -285,11 +285,36 @@ def _row(board, submission_id, children=None):
     return None
 
 
+def first_line(text):
+    """The first line of ``text`` that is not blank, stripped ('' for none)."""
+    return next((line.strip() for line in str(text or "").splitlines() if line.strip()), "")
+
+
+def message_difference(result, replayed):
+    """The line saying how the participant's message differs between the site and the replay, or None. Compared when
+    either says Failed: the first line of the run's stderr (the site's, fetched into ``result["message"]``), or, when
+    neither has any and the replay's program never ran (the worker refused the submission: a broken zip), the site's
+    status text (``result["details"]``) against the replay's reason, which is then the worker's own words."""
+    if "Failed" not in (result.get("status"), replayed.get("status")):
+        return None
+    site, local = first_line(result.get("message")), first_line(replayed.get("stderr"))
+    if site or local:
+        if site != local:
+            return "message: the participant reads %s on the site, %s in the replay" % (
+                repr(site) if site else "no stderr", repr(local) if local else "no stderr")
+        return None
+    if replayed.get("exit_code") is None and replayed.get("reason"):
+        details = str(result.get("details") or "").strip()
+        if details != replayed["reason"].strip():
+            return "message: the site says %r, the replay %r (neither has stderr)" % (details, replayed["reason"])
+    return None
+
+
 def differences(result, replayed):
-    """Lines saying where the site's result differs from the local replay (status and scores, to 10 decimals); in
-    a phase of several tasks, each run's status against the replay's run of its task (the submission's own status
-    is Finished on the site once its runs have ended), and the submission's scores (every run's, and the computed
-    columns)."""
+    """Lines saying where the site's result differs from the local replay (status, the participant's message, and
+    scores to 10 decimals); in a phase of several tasks, each run's status against the replay's run of its task
+    (the submission's own status is Finished on the site once its runs have ended), and the submission's scores
+    (every run's, and the computed columns)."""
     lines = []
     if result.get("tracks") is not None and replayed.get("tasks") is not None:
         local = dict((run["task"], run) for run in replayed["tasks"])
@@ -301,13 +326,18 @@ def differences(result, replayed):
                 lines.append("task %s: the site says %s, the replay %s" % (run["task"], run["status"],
                                                                           mine["status"]))
         lines.extend("task %s: the replay ran it, the site did not" % name for name in sorted(local))
-    elif result["status"] != replayed["status"]:
-        lines.append("status: the site says %s, the replay %s" % (result["status"], replayed["status"]))
-    elif result["status"] == "Failed" and replayed.get("site_details") and result.get("details") not in \
-            [replayed["site_details"]] + ((replayed.get("prediction") or {}).get("site_details_first") or []):
-        # a code submission's: the worker's own message (or the one it shows until its scoring step ends)
-        lines.append("status details: the site says %r, the replay %r" % (result.get("details"),
-                                                                          replayed["site_details"]))
+    else:
+        if result["status"] != replayed["status"]:
+            lines.append("status: the site says %s, the replay %s" % (result["status"], replayed["status"]))
+        code = replayed.get("site_details") is not None  # a code submission: its status details compared below
+        said = message_difference(result, dict(replayed, reason=None) if code else replayed)
+        if said:
+            lines.append(said)
+        if code and result["status"] == "Failed" and replayed["site_details"] and result.get("details") not in \
+                [replayed["site_details"]] + ((replayed.get("prediction") or {}).get("site_details_first") or []):
+            # the worker's own message (or the one it shows until the scoring step it already started ends)
+            lines.append("status details: the site says %r, the replay %r" % (result.get("details"),
+                                                                              replayed["site_details"]))
     for key in sorted(set(result["scores"]) | set(replayed["scores"])):
         site, local = result["scores"].get(key), replayed["scores"].get(key)
         if site is None or local is None or round(site, 10) != round(float(local), 10):
@@ -334,7 +364,7 @@ def format_submitted(result, diffs=None):
     elif result["status"] == "Finished":
         lines.append("not on the leaderboard (the leaderboard's submission rule may need the participant to add it)")
     if diffs is not None:
-        lines.append("the local replay gives the same status and scores" if not diffs else
+        lines.append("the local replay gives the same status, message and scores" if not diffs else
                      "ERROR: the site and the local replay differ:")
         lines.extend("  - %s" % line for line in diffs)
     return "\n".join(lines)

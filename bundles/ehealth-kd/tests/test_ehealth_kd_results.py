@@ -29,7 +29,7 @@ def scored(tmp_path_factory):
     proc = subprocess.run([sys.executable, "-m", "codalab_bundles", "results", str(runs), "--bundle",
                            str(folder / "dist" / "ehealth-kd.zip"), "--phase", "3", "--jobs", "2", "--published",
                            str(published), "-o", str(folder / "out"), "--json"],
-                          capture_output=True, text=True, timeout=1800, cwd=str(folder))
+                          capture_output=True, text=True, timeout=1800, cwd=str(ROOT))
     assert proc.returncode == 0, proc.stderr
     return folder, json.loads(proc.stdout), published_tables(repo)
 
@@ -63,7 +63,7 @@ def test_scenarios_2_and_3_are_the_published_tables_by_their_own_column(scored, 
                            str(folder / "dist" / "ehealth-kd.zip"), "--phase", "3", "--by",
                            RANKING_OF_SCENARIO[scenario][0], "--no-significance", "--published",
                            "%s:%d" % (folder / "published.csv", scenario), "-o", str(folder / ("by%d" % scenario)),
-                           "--json"], capture_output=True, text=True, timeout=1800, cwd=str(folder))
+                           "--json"], capture_output=True, text=True, timeout=1800, cwd=str(ROOT))
     assert proc.returncode == 0, proc.stderr
     found = json.loads(proc.stdout)
     keys = RANKING_OF_SCENARIO[scenario]
