@@ -190,3 +190,21 @@ def test_the_scoring_time_ingestion_starts_only_once_the_scoring_program_has_end
     defers = _run(tmp_path, _bundle(tmp_path, "during_scoring"), code_bundles.submission("good"))
     assert defers["status"] == "Finished" and defers["scores"] == {"accuracy": 1.0}
     assert defers["stdout"] == "the ingestion program scores\n"
+
+
+def test_food_hazard_s_code_variant_replays_as_its_offline_run_scores_it(tmp_path):
+    """The authoring side's code-submission food-hazard (bundles/food-hazard/task-code.yaml): its starting kit's
+    baseline, replayed as Codabench runs it, gets the scores of the participants' offline run (authoring/code_run),
+    and validate finds nothing to say of its code-submission task."""
+    from codalab_bundles import validate
+    from codalab_bundles.authoring import build, code_run, taskdef
+    from test_code_submission import TASK, competition
+    folder = competition(tmp_path)
+    bundle = build.build_task(taskdef.load_task(TASK, bundles_dir=folder / "bundles"), folder / "dist").codabench
+    report = replay.replay(bundle, None, 1)
+    offline = code_run.run(bundle, 1)
+    assert report["status"] == offline["status"] == "Finished"
+    assert report["scores"] == offline["scores"] and len(report["scores"]) == 6
+    assert _container(report)["exit_code"] == 0 and report["prediction"]["problems"] == []
+    _, findings = validate.validate(str(bundle), replay=False)
+    assert [f for f in findings if f.rule == "code-submission"] == []
