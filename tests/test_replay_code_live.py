@@ -18,7 +18,7 @@ from codalab_bundles import replay
 from codalab_bundles.replay import codabench_worker
 from codalab_bundles.site import codabench_api
 from conftest import ROOT
-from test_codabench_live import URL, WHY, cli_as, local_account
+from test_codabench_live import URL, WHY, cli_as, local_account, published_for_robots
 
 pytestmark = pytest.mark.skipif(URL is None, reason="needs a running Codabench: %s" % WHY)
 
@@ -39,14 +39,14 @@ def queue():
 
 
 def _publish(path, organizer):
-    proc = cli_as(organizer["CODABENCH_TOKEN"], "publish", path, "--json")
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    competition = json.loads(proc.stdout)["id"]
-    client = codabench_api.Client(URL, organizer["CODABENCH_TOKEN"])
-    client.call("allowing robot submissions", "PATCH", "/api/competitions/%s/" % competition,
-                {"allow_robot_submissions": True, "whitelist_emails": []})
-    client.call("publishing", "POST", "/api/competitions/%s/toggle_publish/" % competition, {}, safe=False)
-    return competition
+    return published_for_robots(organizer, path)
+
+
+def _submit(robot, submission, competition, *extra):
+    """``submit --json`` of one zip by ``robot``: its result."""
+    proc = cli_as(robot["CODABENCH_TOKEN"], "submit", submission, "--competition", competition, "--phase", 1,
+                  "--json", *extra)
+    return json.loads(proc.stdout.splitlines()[-1])
 
 
 def _logs(robot, submission_id):
@@ -59,9 +59,7 @@ def _logs(robot, submission_id):
 def _submit_and_compare(tmp_path, robot, competition, bundle_path, name, data):
     path = tmp_path / ("%s.zip" % name)
     path.write_bytes(data)
-    proc = cli_as(robot["CODABENCH_TOKEN"], "submit", path, "--competition", competition, "--phase", 1,
-                  "--expect-replay", bundle_path, "--docker", "--image", STANDIN, "--json")
-    result = json.loads(proc.stdout.splitlines()[-1])
+    result = _submit(robot, path, competition, "--expect-replay", bundle_path, "--docker", "--image", STANDIN)
     assert result["differences"] == [], result
     mine = replay.replay(bundle_path, path, executor=replay.DockerExecutor(STANDIN))
     logs = _logs(robot, result["id"])
@@ -157,9 +155,7 @@ def test_an_infinite_loop_runs_to_the_soft_time_limit(queue, tmp_path, monkeypat
     competition = _publish(path, organizer)
     submission = tmp_path / "loop.zip"
     submission.write_bytes(code_bundles.submission("loop"))
-    proc = cli_as(robot["CODABENCH_TOKEN"], "submit", submission, "--competition", competition, "--phase", 1,
-                  "--json")
-    result = json.loads(proc.stdout.splitlines()[-1])
+    result = _submit(robot, submission, competition)
     left = subprocess.run(["docker", "ps", "-q", "--filter", "name=_sID-%s$" % result["id"]], capture_output=True,
                           text=True, timeout=60).stdout.split()
     assert len(left) == 1  # the worker left the ingestion's container running
@@ -191,9 +187,7 @@ def test_the_real_iris_example_scores_on_codabench_as_its_replay(tmp_path):
     assert image.returncode == 0, image.stderr
     competition = _publish(out / "iris.zip", organizer)
     submission = out / "iris--sample_code.zip"
-    proc = cli_as(robot["CODABENCH_TOKEN"], "submit", submission, "--competition", competition, "--phase", 1,
-                  "--json")
-    result = json.loads(proc.stdout.splitlines()[-1])
+    result = _submit(robot, submission, competition)
     mine = replay.replay(out / "iris.zip", submission, executor=replay.DockerExecutor(image.stdout.split()[-1]))
     assert result["status"] == mine["status"] == "Finished", (result, mine["reason"])
     assert result["scores"]["set1_score"] == round(mine["scores"]["set1_score"], 10) == 0.3333333333  # 10 decimals
@@ -212,9 +206,7 @@ def test_on_the_shared_default_queue_the_model_reaches_the_network(tmp_path):
     competition = _publish(path, organizer)
     submission = tmp_path / "network.zip"
     submission.write_bytes(code_bundles.submission("network"))
-    proc = cli_as(robot["CODABENCH_TOKEN"], "submit", submission, "--competition", competition, "--phase", 1,
-                  "--json")
-    result = json.loads(proc.stdout.splitlines()[-1])
+    result = _submit(robot, submission, competition)
     assert result["status"] == "Finished" and result["scores"] == {"accuracy": 1.0}, result
     assert replay.replay(path, submission, executor=replay.DockerExecutor(STANDIN))["status"] == "Failed"
     on = replay.replay(path, submission, executor=replay.DockerExecutor(STANDIN, network=True))
