@@ -178,11 +178,13 @@ class Container(object):
         self.exit_code = code
 
     def logs(self, time_limit: Optional[int]) -> Tuple[str, str, bool]:
-        """(stdout, stderr, lost): what the site keeps of the container's logs; past the alarm the worker's log
-        stream is cut and both stay empty (codabench_worker, _overtime)."""
+        """(stdout, stderr, lost): what the site keeps of the container's logs. The alarm cuts the log stream of the
+        container running when it goes off, whose stdout and stderr then stay empty (codabench_worker, _overtime); a
+        container held back until after it keeps its logs (seen live)."""
         with open(self.stdout, "rb") as out, open(self.stderr, "rb") as err:
             texts = out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace")
-        lost = self.soft_limit or bool(time_limit) and self.held_back + self.elapsed > time_limit  # from the step's start
+        # the alarm (one, from the step's start) cuts the log stream of the container running when it goes off
+        lost = self.soft_limit or bool(time_limit) and self.held_back < time_limit < self.held_back + self.elapsed
         return ("", "", True) if lost else texts + (False,)
 
 
@@ -509,3 +511,17 @@ def annotate(report: dict, prediction: Prediction, time_limit: Optional[int]) ->
         report["warnings"].extend("scoring step: %s" % p for p in beside)
         report["warnings"].extend("prediction step: %s" % p for p in prediction.problems)
     report["prediction"]["problems"].extend("scoring step: %s" % p for p in beside)
+
+
+def participant_stderr(report: dict) -> str:
+    """The stderr a code submission's page shows first, as the site's logs are read (site.batch.site_stderr): the
+    first not blank of the scoring step's, the prediction step's own command's, the scoring-time ingestion's and the
+    prediction-time ingestion's."""
+    containers = (report.get("prediction") or {}).get("containers") or []
+    def of(kind, in_scoring):
+        return "".join(c["stderr"] for c in containers if c["kind"] == kind and
+                       ("in the scoring step" in c["what"]) == in_scoring)
+    for text in (report.get("stderr") or "", of("program", False), of("ingestion", True), of("ingestion", False)):
+        if text.strip():
+            return text
+    return ""

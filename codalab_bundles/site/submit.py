@@ -16,6 +16,7 @@ with the replay's run of that task.
 import datetime
 
 from ..platforms import fact_sheet
+from ..replay import code_submission
 from .codabench_api import ApiError, wait_for
 from .publish import api_instant, show, upload
 
@@ -330,7 +331,8 @@ def differences(result, replayed):
         if result["status"] != replayed["status"]:
             lines.append("status: the site says %s, the replay %s" % (result["status"], replayed["status"]))
         code = replayed.get("site_details") is not None  # a code submission: its status details compared below
-        said = message_difference(result, dict(replayed, reason=None) if code else replayed)
+        said = message_difference(result, dict(replayed, reason=None, stderr=code_submission.participant_stderr(
+            replayed)) if code else replayed)
         if said:
             lines.append(said)
         if code and result["status"] == "Failed" and replayed["site_details"] and result.get("details") not in \
