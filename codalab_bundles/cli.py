@@ -65,7 +65,8 @@ def replay_main(argv, how):
     command = how.command
     parser = argparse.ArgumentParser(
         prog="%s replay" % command, formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Replay a bundle's scoring step as the platform's worker would.",
+        description="Replay a bundle's scoring step as the platform's worker would (for a code submission, "
+                    "Codabench's prediction step first: the ingestion program or the submission's own command).",
         epilog="example:\n  %s replay dist/sentiment.zip my-run.zip --phase 2 --docker\n\n%s"
                % (command, options.EXIT_STATUSES))
     parser.add_argument("bundle", help="a competition bundle zip (e.g. dist/toxic-spans.zip)")

@@ -120,9 +120,14 @@ class TaskInfo(object):
     child submission each, competitions/tasks.py _run_submission), or on the tasks the submission names."""
 
     def __init__(self, index: Optional[int], name: Optional[str], scoring_program: Optional[str],
-                 reference_data: Optional[str]) -> None:
+                 reference_data: Optional[str], ingestion_program: Optional[str] = None,
+                 input_data: Optional[str] = None, ingestion_only_during_scoring: bool = False) -> None:
         self.index, self.name = index, name
         self.scoring_program, self.reference_data = scoring_program, reference_data
+        # a code-submission task (code_submission.py): the ingestion program, the inputs it gives the submission,
+        # and whether it runs in the scoring step (beside the scoring program) rather than the prediction step
+        self.ingestion_program, self.input_data = ingestion_program, input_data
+        self.ingestion_only_during_scoring = bool(ingestion_only_during_scoring)
 
 
 class PhaseInfo(object):
@@ -193,7 +198,10 @@ class Bundle(object):
         if not isinstance(phases, dict):
             return []
         return [PhaseInfo(p.get("phasenumber"), p.get("label"), p.get("scoring_program"), p.get("reference_data"),
-                          p.get("starting_kit"), p.get("execution_time_limit", DEFAULT_TIME_LIMIT))
+                          p.get("starting_kit"), p.get("execution_time_limit", DEFAULT_TIME_LIMIT),
+                          [TaskInfo(None, None, p.get("scoring_program"), p.get("reference_data"),
+                                    p.get("ingestion_program"), p.get("input_data"),
+                                    p.get("ingestion_program_only_during_scoring"))])
                 for p in phases.values() if isinstance(p, dict)]
 
     def _phases_v2(self):
@@ -202,7 +210,9 @@ class Bundle(object):
         for number, p in enumerate(sorted(self.spec.get("phases") or [], key=lambda p: p.get("index", 0)), 1):
             task = tasks.get((p.get("tasks") or [None])[0], {})
             listed = [TaskInfo(i, str(tasks[i].get("name")) if tasks[i].get("name") is not None else None,
-                               tasks[i].get("scoring_program"), tasks[i].get("reference_data"))
+                               tasks[i].get("scoring_program"), tasks[i].get("reference_data"),
+                               tasks[i].get("ingestion_program"), tasks[i].get("input_data"),
+                               tasks[i].get("ingestion_only_during_scoring"))
                       for i in (p.get("tasks") or []) if isinstance(i, int) and i in tasks]
             found.append(PhaseInfo(number, p.get("name"), task.get("scoring_program"), task.get("reference_data"),
                                    p.get("starting_kit"), p.get("execution_time_limit", CODABENCH_TIME_LIMIT),
@@ -219,6 +229,8 @@ class Bundle(object):
                           % (number, self.path, ", ".join(str(p.number) for p in self.phases)))
 
     def read(self, name: str, what: str) -> bytes:
+        if isinstance(name, str) and not name.endswith(".zip") and self.version == "2" and self._folder(name):
+            return self._folder_zip(name)
         if not isinstance(name, str) or not name.endswith(".zip"):
             raise ReplayError("%s is %r: only zip files inside the bundle can be replayed, not dataset keys"
                               % (what, name))
@@ -226,6 +238,21 @@ class Bundle(object):
             return self._member(name)
         except KeyError:
             raise ReplayError("%s %s is not in the bundle" % (what, name))
+
+    def _folder(self, name: str) -> List[str]:
+        """The files of folder ``name`` in the bundle (a version 2 bundle may name a folder for a program or data)."""
+        prefix = name.strip("/") + "/"
+        return [n for n in self.zip.namelist() if n.startswith(prefix) and not n.endswith("/")]
+
+    def _folder_zip(self, name: str) -> bytes:
+        """A folder of the bundle zipped with its files at the root, as Codabench's import does (unpackers/utils.py
+        zip_if_directory: shutil.make_archive of the folder)."""
+        prefix = name.strip("/") + "/"
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as out:
+            for member in sorted(self._folder(name)):
+                out.writestr(member[len(prefix):], self._member(member))
+        return buffer.getvalue()
 
     def _member(self, name, archive=None, source=None):
         """An entry's bytes, read within the extraction limits (a bundle's headers may lie about sizes)."""

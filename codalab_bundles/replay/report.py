@@ -24,6 +24,8 @@ def new_report(bundle_path: Union[str, os.PathLike], submission_name: str, phase
         "signature": None,
         "stdout": "", "stderr": "", "detailed_results": None, "run_dir": None,
         "tasks": None,  # a phase of several tasks: each run's task, status, reason, scores (run.merge_runs)
+        "prediction": None,  # a code submission: its prediction step (code_submission.Prediction.as_dict)
+        "site_details": None,  # a code submission: the status details Codabench shows (code_submission)
     }
     unknown = set(outcome) - set(report)
     if unknown:
@@ -72,9 +74,33 @@ def format_report(report: Report) -> str:
                          % other["platform"])
     if report["detailed_results"] and report["run_dir"]:  # without --keep the run folder is gone already
         lines.append("detailed results: %s" % report["detailed_results"])
+    if report.get("prediction"):
+        if report.get("site_details"):
+            lines.append("Codabench shows: %s, \"%s\"" % (report["status"], report["site_details"]))
+        lines.extend(prediction_lines(report["prediction"]))
     stderr = report["stderr"].rstrip()
     lines.append("stderr (what the participant sees under 'View scoring error log'):")
     lines.extend("  | " + line for line in stderr.splitlines()) if stderr else lines.append("  (empty)")
     if report["run_dir"]:
         lines.append("run directory kept: %s" % report["run_dir"])
     return "\n".join(lines)
+
+
+def prediction_lines(prediction) -> list:
+    """The prediction step of a code submission, for the text report."""
+    lines = ["prediction step (before the scoring step):"]
+    for run in prediction["containers"]:
+        lines.append("  %s: exit code %s, %.2f s%s" % (run["what"], run["exit_code"], run["elapsed_seconds"],
+                                                       ", stopped at the time limit" if run["timed_out"] else ""))
+        lines.append("    %s" % run["command"])
+        for line in run["stderr"].rstrip().splitlines()[-5:]:
+            lines.append("    | " + line)
+    if not prediction["containers"]:
+        lines.append("  no container ran")
+    for note in prediction["problems"]:
+        lines.append("  problem: %s" % note)
+    for note in prediction["notes"]:
+        lines.append("  note: %s" % note)
+    if prediction["failed_here"]:
+        lines.append("  the submission fails here: %s" % prediction["failed_here"])
+    return lines

@@ -13,8 +13,8 @@ from typing import Dict, List, Optional, Type, Union
 from ..platforms import codabench_leaderboard
 from ..zips import safe_zip
 from .base_worker import Worker, read_optional
-from . import broken_zip
-from .bundle import BrokenZip, Bundle, read_submission
+from . import broken_zip, code_submission
+from .bundle import BrokenZip, Bundle, ReplayError, read_submission
 from .codabench_worker import CodabenchWorker
 from .codalab_worker import CodalabWorker
 from .docker_run import TIME_LIMIT_MESSAGE
@@ -188,8 +188,20 @@ def _replay_task(bundle_path, bundle, phase, data, submission_name, worker, exec
     # a refused zip included; with keep, it stays only when there is a run to look at.
     holder = tempfile.mkdtemp(prefix="replay-", dir=base)
     run = None
+    prediction = None
     try:
         try:
+            if code_submission.applies(platform, phase, data):  # a code submission: the prediction step first
+                prediction = code_submission.prediction_step(
+                    bundle, phase, data, tempfile.mkdtemp(prefix="prediction-", dir=holder), executor,
+                    worker.limits, time_limit, worker.kill_after(phase))
+                if prediction.final:
+                    return code_submission.failed_before_scoring(
+                        new_report(bundle_path, submission_name, phase, platform, worker, executor, time_limit),
+                        prediction, time_limit)
+                data = prediction.output_zip
+            elif platform == "codalab" and code_submission.task_of(phase).ingestion_program:
+                raise ReplayError(code_submission.V15_UNSUPPORTED)
             run = worker.prepare(bundle, phase, data, holder)
         except BrokenZip as exc:  # an entry the worker's own unzipping fails on too
             if exc.source.split("/")[0] != "submission":
@@ -201,7 +213,12 @@ def _replay_task(bundle_path, bundle, phase, data, submission_name, worker, exec
             with open(run.stderr, "a") as err:
                 err.write(run.setup_error + "\n")
             results.append({"exitCode": 1, "ingestionExitCode": 0, "elapsedTime": 0.0})
-        for command in run.commands:
+        if prediction is not None and run.commands:
+            code, elapsed, timed_out, shown = code_submission.scoring_step(bundle, phase, run, executor, worker,
+                                                                           prediction)
+            commands_run.extend(shown)
+            results.append({"exitCode": code, "ingestionExitCode": 0, "elapsedTime": round(elapsed, 3)})
+        for command in run.commands if prediction is None else []:
             code, elapsed, timed_out, shown = executor.run(worker, run, command, worker.kill_after(phase))
             commands_run.append(shown)
             results.append({"exitCode": code, "ingestionExitCode": 0, "elapsedTime": round(elapsed, 3)})
@@ -231,6 +248,8 @@ def _replay_task(bundle_path, bundle, phase, data, submission_name, worker, exec
         if status == "Failed" and report["scores"]:
             report["warnings"].append("the submission shows Failed, but the scores above are already stored on "
                                       "the leaderboard (the worker posts them before it fails)")
+        if prediction is not None:
+            code_submission.annotate(report, prediction, time_limit)
         page = _detailed_results(run.output)
         if page is not None:
             report["detailed_results"] = page if keep else os.path.relpath(page, os.path.dirname(run.output))

@@ -16,6 +16,7 @@ with the replay's run of that task.
 import datetime
 
 from ..platforms import fact_sheet
+from ..replay import code_submission
 from .codabench_api import ApiError, wait_for
 from .publish import api_instant, show, upload
 
@@ -329,9 +330,16 @@ def differences(result, replayed):
     else:
         if result["status"] != replayed["status"]:
             lines.append("status: the site says %s, the replay %s" % (result["status"], replayed["status"]))
-        said = message_difference(result, replayed)
+        code = replayed.get("site_details") is not None  # a code submission: its status details compared below
+        said = message_difference(result, dict(replayed, reason=None, stderr=code_submission.participant_stderr(
+            replayed)) if code else replayed)
         if said:
             lines.append(said)
+        if code and result["status"] == "Failed" and replayed["site_details"] and result.get("details") not in \
+                [replayed["site_details"]] + ((replayed.get("prediction") or {}).get("site_details_first") or []):
+            # the worker's own message (or the one it shows until the scoring step it already started ends)
+            lines.append("status details: the site says %r, the replay %r" % (result.get("details"),
+                                                                              replayed["site_details"]))
     for key in sorted(set(result["scores"]) | set(replayed["scores"])):
         site, local = result["scores"].get(key), replayed["scores"].get(key)
         if site is None or local is None or round(site, 10) != round(float(local), 10):

@@ -57,9 +57,12 @@ def submit_main(argv, how):
                                "a submission is reported and the exit status is 1")
     batch_options.add_argument("--organization", type=int, metavar="ID", help="submit for this team (a Codabench "
                                "organization the account is a participant member of)")
+    options.add_docker_options(parser, "the replays of --expect-replay (a code submission's model in a container "
+                                "without network, as on a worker with COMPETITION_CONTAINER_NETWORK_DISABLED)")
     fact_sheet.add_submit_options(parser)
     site_options.add_server_options(parser)
     args = parser.parse_intermixed_args(argv)
+    args.executor = options.executor_from(parser, args)
     if args.in_flight < 1:
         parser.error("--in-flight takes a number from 1 up")
     try:
@@ -78,7 +81,7 @@ def submit_main(argv, how):
         diffs = None
         if args.expect_replay:
             replayed = replay.replay(args.expect_replay, args.submissions[0], args.phase, platform="codabench",
-                                     tracks=args.tracks)
+                                     tracks=args.tracks, executor=args.executor)
             if result["status"] in submit.DONE and result["status"] != "Finished":  # the participant's message
                 result["message"] = submit.first_line(batch.site_stderr(client, result["id"]))
             diffs = submit.differences(result, replayed)
@@ -107,7 +110,8 @@ def _submit_batch(parser, args):
         return 2
     differ = 0
     if args.expect_replay:
-        differ = _compare_with_replays(args.expect_replay, args.phase, result["entries"], args.tracks)
+        differ = _compare_with_replays(args.expect_replay, args.phase, result["entries"], args.tracks,
+                                       args.executor)
         _ledger_replays(result, args.organization)
     if args.json:
         print(json.dumps({"account": result["account"], "ledger": result["ledger"],
@@ -124,16 +128,17 @@ def _submit_batch(parser, args):
     return 0 if batch.all_finished(result) and not differ else 1
 
 
-def _compare_with_replays(bundle, phase, entries, tracks=None):
+def _compare_with_replays(bundle, phase, entries, tracks=None, executor=None):
     """Replay every zip that reached a final status, and note each difference in its entry (entry.replay); the
     number of zips that differ. Failed ones compare their status and the participant's message (the first line of
     stderr, or the worker's own words when there is none: submit.differences); in a phase of several tasks, each
     task's run is compared."""
     def one(entry):
-        replayed = replay.replay(bundle, entry.path, phase, platform="codabench", tracks=tracks)
+        replayed = replay.replay(bundle, entry.path, phase, platform="codabench", tracks=tracks, executor=executor)
         local = {"status": replayed["status"], "scores": replayed["scores"] if entry.status == "Finished" else {},
                  "tasks": replayed.get("tasks"), "stderr": replayed["stderr"], "exit_code": replayed["exit_code"],
-                 "reason": replayed["reason"]}
+                 "reason": replayed["reason"], "site_details": replayed.get("site_details"),
+                 "prediction": replayed.get("prediction")}
         site = {"status": entry.status, "scores": entry.scores if entry.status == "Finished" else {},
                 "tracks": entry.tracks, "message": entry.said, "details": entry.details}
         return submit.differences(site, local)

@@ -18,6 +18,7 @@ from .v15_rules import (v1_codabench_import, v1_codabench_names, v1_files, v1_le
                         v1_phase_order)
 from .v2_rules import v2_files, v2_structure
 from .exposure_rules import v2_exposure
+from .code_rules import code_submission
 
 # Codabench's limit on the bundle's own file name (models at c7dbc756: Data.file_name; the upload is refused with
 # HTTP 400 beyond it).
@@ -39,6 +40,7 @@ CHECKS = [
     ("unknown-keys", None, ("codabench",), unknown_keys),
     ("logo-image", None, ("codabench",), logo_image),
     ("programs", None, PLATFORMS, programs),
+    ("code-submission", None, ("codabench",), code_submission),
 ]
 
 

@@ -5,6 +5,9 @@
 #       idempotent: starts what is not running, leaves the rest; N compute workers (default 1, or
 #       $CODABENCH_LOCAL_COMPUTE_WORKERS), each Codabench's own worker serving the default queue with concurrency 1
 #       (as one worker container of the docker-compose file); workers beyond N left by an earlier start are stopped
+#   tools/codabench_local/start.sh --network-off   (or CODABENCH_LOCAL_NETWORK_OFF=true)
+#       the compute workers it starts now run submissions' containers without network
+#       (COMPETITION_CONTAINER_NETWORK_DISABLED=true); running workers keep their setting until restarted
 #
 # Services (127.0.0.1 only; ports overridable by the variables in brackets):
 #   web        Django ASGI site (uvicorn)                           :8765  [CODABENCH_LOCAL_WEB_PORT]
@@ -22,12 +25,14 @@
 set -euo pipefail
 
 WORKERS=${CODABENCH_LOCAL_COMPUTE_WORKERS:-1}
+NETWORK_OFF=${CODABENCH_LOCAL_NETWORK_OFF:-false}
 while [ $# -gt 0 ]; do
   case "$1" in
     --compute-workers) WORKERS=${2:?--compute-workers needs a number}; shift ;;
     --compute-workers=*) WORKERS=${1#*=} ;;
+    --network-off) NETWORK_OFF=true ;;  # workers started now run submissions without network (see README)
     -h|--help) sed -n '2,4p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "codabench-local: unknown argument: $1 (start.sh [--compute-workers N])" >&2; exit 2 ;;
+    *) echo "codabench-local: unknown argument: $1 (start.sh [--compute-workers N] [--network-off])" >&2; exit 2 ;;
   esac
   shift
 done
@@ -216,6 +221,7 @@ worker_name() { if [ "$1" = 1 ]; then echo compute-worker; else echo "compute-wo
 for i in $(seq "$WORKERS"); do
   BROKER_URL="pyamqp://guest:guest@127.0.0.1:$CODABENCH_LOCAL_AMQP_PORT//" HOST_DIRECTORY=$HOSTDIR \
   CONTAINER_SOCKET="unix://$RUN/docker.sock" PYTHONPATH="$CB/src/settings" LOG_LEVEL=${CODABENCH_LOCAL_WORKER_LOG_LEVEL:-info} \
+  COMPETITION_CONTAINER_NETWORK_DISABLED=$NETWORK_OFF \
     launch "$(worker_name "$i")" env -u DJANGO_SETTINGS_MODULE "$WVENV/bin/celery" -A compute_worker worker -l info \
     -Q compute-worker -n "$(worker_name "$i")@%h" --concurrency=1 || true
 done
