@@ -42,12 +42,9 @@ with something for you to fix (a task not built, findings, a failed submission, 
 not run (bad arguments, an input that cannot be read).
 """
 import argparse
-import json
-import os
 import sys
-import zipfile
 
-from . import __version__, replay
+from . import __version__
 from . import command_options as options
 from .authoring.build_command import build_main
 from .authoring.new_command import new_main
@@ -55,50 +52,11 @@ from .command_options import Invocation
 from .migrate.migrate_command import migrate_main
 from .offline.rescore_command import rescore_main
 from .offline.score_command import score_main
+from .replay.replay_command import replay_main
 from .results.results_command import results_main
 from .site.publish_command import publish_main
 from .site.submit_command import submit_main
 from .validate.validate_command import validate_main
-
-
-def replay_main(argv, how):
-    command = how.command
-    parser = argparse.ArgumentParser(
-        prog="%s replay" % command, formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Replay a bundle's scoring step as the platform's worker would (for a code submission, "
-                    "Codabench's prediction step first: the ingestion program or the submission's own command).",
-        epilog="example:\n  %s replay dist/sentiment.zip my-run.zip --phase 2 --docker\n\n%s"
-               % (command, options.EXIT_STATUSES))
-    parser.add_argument("bundle", help="a competition bundle zip (e.g. dist/toxic-spans.zip)")
-    parser.add_argument("submission", nargs="?", help="a submission zip (default: the starting kit's sample)")
-    parser.add_argument("--phase", type=int, help="phase number (default: the first phase)")
-    parser.add_argument("--json", action="store_true", help="print the report as one JSON object on the last line")
-    parser.add_argument("--keep", action="store_true", help="keep the run directory and print its path")
-    parser.add_argument("--platform", choices=sorted(replay.WORKERS), default="codabench",
-                        help="the worker to emulate (default: codabench; codalab: the v1.5 worker)")
-    parser.add_argument("--tracks", type=options.track_names, metavar="NAME[,NAME]",
-                        help="a phase of several tasks (tracks): run only these tasks, as a participant choosing "
-                        "them (default: every task of the phase)")
-    options.add_docker_options(parser, "the program")
-    options.add_limit_options(parser)
-    args = parser.parse_intermixed_args(argv)  # the submission may come after the options
-    limits = options.limits_from(parser, args)
-    executor = options.executor_from(parser, args)
-    try:
-        report = replay.replay(args.bundle, args.submission, args.phase, keep=args.keep, platform=args.platform,
-                               executor=executor, limits=limits, tracks=args.tracks)
-    except (replay.ReplayError, OSError) as exc:
-        print("replay: %s" % exc, file=sys.stderr)
-        return 2
-    if args.json:
-        print(json.dumps(report, sort_keys=True))
-    else:
-        print(replay.format_report(report))
-    if args.submission and os.path.isfile(args.submission) and not zipfile.is_zipfile(args.submission):
-        print("replay: %s is not a zip file (%d bytes), so the worker fails it before the scoring program runs: "
-              "zip the prediction files themselves" % (args.submission, os.path.getsize(args.submission)),
-              file=sys.stderr)
-    return 0 if report["status"] == "Finished" and not replay.failed_tasks(report) else 1
 
 
 COMMANDS = (("new", "start a task of your own in a competition folder (a generic scorer: no code)"),

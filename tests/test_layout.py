@@ -3,10 +3,12 @@
 The graph is read with ``ast`` from codalab_bundles/ itself, imports inside functions included, so a room that
 reaches up cannot hide it in a function. The order, bottom first: the version, where the package's files are
 (resources) and importing a file by its path (loading), beside checking YAML against a JSON Schema with messages a
-person can act on (schema_check: authoring checks task.yaml with it and validate the bundles, so it sits below
-both; it knows no platform, so it is not in platforms); zips and the platforms' rules; replay (what a worker does);
-the options the commands share (command_options); authoring (a task folder made into bundles, checked by replaying
-its samples); validate, offline scoring and the live site; migrate (which uses the validator and the replay); the command line on top.
+person can act on (schema_check: authoring checks task.yaml with it and validate the bundles, so it sits below both;
+it knows no platform, so it is not in platforms) and what every command shares (command_options: how the tool was
+called, the exit statuses); zips and the platforms' rules; replay (what a worker does); authoring (a task folder
+made into bundles, checked by replaying its samples); validate, offline scoring and the live site; migrate (which
+uses the validator and the replay); the command line on top. Each command's options and main live in its room
+(authoring/build_command.py, replay/replay_command.py, ...); cli.py only dispatches.
 """
 import ast
 import importlib
@@ -18,10 +20,10 @@ PACKAGE = Path(__file__).resolve().parents[1] / "codalab_bundles"
 LAYERS = (  # rooms on one floor do not import each other
     ("__init__",),
     ("resources",),
-    ("loading", "schema_check"),  # tools of every room above: a file imported by its path, a schema's errors worded
+    ("loading", "schema_check", "command_options"),  # tools of every room above: a file imported by its path, a
+    # schema's errors worded, what the commands share (Invocation, exit statuses, track options)
     ("zips", "platforms"),
     ("replay",),
-    ("command_options",),  # what the commands share (Invocation, exit statuses, limit/Docker/track options)
     ("authoring",),
     ("validate", "offline", "site"),
     ("migrate", "results"),

@@ -5,8 +5,8 @@ import json
 import os
 import sys
 
-from .. import command_options as shared
 from .. import migrate
+from ..replay import replay_options
 
 def migrate_main(argv, how):
     command = how.command
@@ -33,7 +33,7 @@ def migrate_main(argv, how):
     parser.add_argument("--no-check", action="store_true", help="do not validate or replay the new bundle")
     parser.add_argument("--json", action="store_true", help="print the report (or, with several inputs, the "
                         "summary and every report) as one JSON object")
-    shared.add_docker_options(parser, "the scoring program's check")
+    replay_options.add_docker_options(parser, "the scoring program's check")
     args = parser.parse_intermixed_args(argv)
     if args.output and (args.out or len(args.bundle) > 1):
         parser.error("-o names one output: with several bundles (or --out), use --out DIR")
@@ -45,7 +45,7 @@ def migrate_main(argv, how):
     if folder and not os.path.isdir(folder):  # said now, not after the migration and its check
         parser.error("-o %s: the folder %s does not exist" % (args.output, folder))
     options = dict(wrap_scores=args.wrap_scores, submission=args.submission, check=not args.no_check,
-                   executor=shared.executor_from(parser, args), rank_by=args.rank_by)
+                   executor=replay_options.executor_from(parser, args), rank_by=args.rank_by)
     if not args.out:
         try:
             report = migrate.migrate(args.bundle[0], args.output, **options)

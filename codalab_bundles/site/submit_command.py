@@ -8,6 +8,7 @@ import sys
 
 from .. import command_options as options
 from .. import replay
+from ..replay import replay_options
 from ..platforms import fact_sheet
 from . import batch, codabench_api, site_options, submit
 
@@ -57,12 +58,12 @@ def submit_main(argv, how):
                                "a submission is reported and the exit status is 1")
     batch_options.add_argument("--organization", type=int, metavar="ID", help="submit for this team (a Codabench "
                                "organization the account is a participant member of)")
-    options.add_docker_options(parser, "the replays of --expect-replay (a code submission's model in a container "
+    replay_options.add_docker_options(parser, "the replays of --expect-replay (a code submission's model in a container "
                                 "without network, as on a worker with COMPETITION_CONTAINER_NETWORK_DISABLED)")
     fact_sheet.add_submit_options(parser)
     site_options.add_server_options(parser)
     args = parser.parse_intermixed_args(argv)
-    args.executor = options.executor_from(parser, args)
+    args.executor = replay_options.executor_from(parser, args)
     if args.in_flight < 1:
         parser.error("--in-flight takes a number from 1 up")
     try:

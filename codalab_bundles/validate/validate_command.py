@@ -6,6 +6,7 @@ import sys
 
 from .. import command_options as options
 from .. import validate
+from ..replay import replay_options
 
 def validate_main(argv, how):
     command = how.command
@@ -20,11 +21,11 @@ def validate_main(argv, how):
     parser.add_argument("--json", action="store_true", help="print the findings as one JSON object")
     parser.add_argument("--quiet", action="store_true", help="print only the bundles with something to fix, and "
                         "the summary")
-    options.add_docker_options(parser, "the starting kits' samples")
-    options.add_limit_options(parser)
+    replay_options.add_docker_options(parser, "the starting kits' samples")
+    replay_options.add_limit_options(parser)
     args = parser.parse_intermixed_args(argv)
-    limits = options.limits_from(parser, args)
-    executor = options.executor_from(parser, args)
+    limits = replay_options.limits_from(parser, args)
+    executor = replay_options.executor_from(parser, args)
     platforms = None if args.platform is None else (
         validate.PLATFORMS if args.platform == "both" else (args.platform,))
     status = 0
