@@ -23,7 +23,7 @@ import pytest
 from codalab_bundles.platforms import codabench_leaderboard as board
 from codalab_bundles.site import codabench_api
 from conftest import shared_path
-from test_codabench_live import URL, WHY, cli_as, local_account
+from test_codabench_live import URL, WHY, cli_as, local_account, published_for_robots
 from test_tracks import ST1, ST2, _csv, _rows, competition
 
 pytestmark = pytest.mark.skipif(URL is None, reason="needs a running Codabench: %s" % WHY)
@@ -53,13 +53,8 @@ def live(tmp_path_factory):
     proc = _cli(organizer["CODABENCH_TOKEN"], "build", folder, "--reference", "test=%s" % (tmp / "gold"))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     bundle = folder / "dist" / "food-hazard.zip"
-    proc = _cli(organizer["CODABENCH_TOKEN"], "publish", bundle, "--json")
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    competition_id = json.loads(proc.stdout)["id"]
+    competition_id = published_for_robots(organizer, bundle)
     client = codabench_api.Client(URL, organizer["CODABENCH_TOKEN"])
-    client.call("allowing robot submissions", "PATCH", "/api/competitions/%s/" % competition_id,
-                {"allow_robot_submissions": True, "whitelist_emails": []})
-    client.call("publishing", "POST", "/api/competitions/%s/toggle_publish/" % competition_id, {}, safe=False)
     # the runs: the participant's predictions (aligned with the test gold by row), the kit's sample, a mix
     real = predictions.read_text(encoding="utf-8")
     with zipfile.ZipFile(str(bundle)) as archive:
