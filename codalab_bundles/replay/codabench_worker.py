@@ -20,9 +20,12 @@ from ..platforms import score_parsing
 from .base_worker import Run, Worker, load_metadata, read_optional, write_file
 from .bundle import CODABENCH_TIME_LIMIT, Bundle, PhaseInfo, safe_extract
 
-# Codabench's site gives each run a Celery soft time limit of the phase's limit plus 20 minutes; past it the run
-# fails with "Soft time limit exceeded!" (src/apps/competitions/tasks.py, compute_worker.run_wrapper).
+# Codabench's site gives each run a Celery soft time limit of the phase's limit plus 20 minutes; past it the worker
+# catches SoftTimeLimitExceeded, the program gets exit status 1 (its container is left running on the host) and the
+# submission fails with the details below, not "Soft time limit exceeded!" (seen live on the local Codabench at
+# c7dbc756, 27 November 2026: a results submission whose scoring program never ends, limit 5 s, Failed after 20 min).
 CODABENCH_SOFT_LIMIT_PADDING = 20 * 60
+CODABENCH_SOFT_LIMIT_DETAILS = "Child task failed or non-zero return code"
 
 
 class CodabenchWorker(Worker):

@@ -13,7 +13,7 @@ from typing import Dict, List, Optional, Type, Union
 from ..platforms import codabench_leaderboard
 from ..zips import safe_zip
 from .base_worker import Worker, read_optional
-from . import broken_zip, code_submission
+from . import broken_zip, code_submission, codabench_worker
 from .bundle import BrokenZip, Bundle, ReplayError, read_submission
 from .codabench_worker import CodabenchWorker
 from .codalab_worker import CodalabWorker
@@ -42,7 +42,8 @@ def _status(worker, run, results, timed_out, finish_error, parsed):
     """(status, reason) as the platform shows them."""
     exit_code = results[-1]["exitCode"]
     if timed_out:
-        return "Failed", (TIME_LIMIT_MESSAGE if worker.name == "codalab" else "Soft time limit exceeded!")
+        return "Failed", (TIME_LIMIT_MESSAGE if worker.name == "codalab"
+                          else codabench_worker.CODABENCH_SOFT_LIMIT_DETAILS)
     if exit_code != 0:
         return "Failed", run.setup_error or "the scoring program exited with status %s" % exit_code
     if not parsed.ok:
